@@ -1,0 +1,172 @@
+"""``python -m repro``: run one cell (or, with ``-m``, a sweep of cells) from the Hydra configs.
+
+    python -m repro method=cma dataset=waveform
+    python -m repro -m method=nb_gaussian,nb_ef dataset=iris,wine,pima
+    python -m repro -m method=bma_nb method.gamma=0.5,1.0,1.5 dataset=iris
+
+Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown or not yet implemented methods and
+unknown data sets are reported with the list of valid names, before Hydra composes anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import traceback
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
+from omegaconf import DictConfig, OmegaConf
+
+from repro.registry import (
+    METHOD_DIR,
+    build_method,
+    method_config,
+    method_params,
+    resolve_method_id,
+)
+
+_CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
+
+
+class CommandLineError(Exception):
+    """A bad name on the command line (reported without a traceback, exit code 2)."""
+
+
+def resolve_overrides(args: list[str]) -> list[str]:
+    """Rewrite ``method=`` aliases to registry ids and check method and data set names."""
+    from repro.datasets import list_datasets
+
+    out = []
+    for arg in args:
+        match = _CHOICE.match(arg)
+        if not match:
+            out.append(arg)
+            continue
+        group, values = match.groups()
+        names = [v.strip() for v in values.split(",")]
+        if group == "method":
+            try:
+                names = [resolve_method_id(n) for n in names]
+            except (ValueError, NotImplementedError) as exc:
+                raise CommandLineError(str(exc)) from exc
+        else:
+            valid = set(list_datasets()["name"])
+            unknown = [n for n in names if n not in valid]
+            if unknown:
+                raise CommandLineError(
+                    f"Unknown data set(s) {unknown}; valid data sets: {', '.join(sorted(valid))} "
+                    "(python -m repro.datasets list)"
+                )
+        out.append(f"{group}={','.join(names)}")
+    return out
+
+
+def register_dataset_configs() -> None:
+    """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists)."""
+    from repro.datasets import list_datasets
+
+    store = ConfigStore.instance()
+    conf_dir = METHOD_DIR.parent / "dataset"
+    for row in list_datasets().itertuples():
+        if (conf_dir / f"{row.name}.yaml").exists():
+            continue
+        store.store(group="dataset", name=row.name, node={"name": row.name})
+
+
+def run_cell_from_config(cfg: DictConfig) -> dict:
+    """Build the cell described by a composed configuration, run it and report."""
+    from repro.datasets import load_dataset
+    from repro.evaluation.records import summarize
+    from repro.evaluation.runner import Cell, get_protocol, run_cell
+
+    choices = HydraConfig.get().runtime.choices
+    method_id = resolve_method_id(choices["method"])
+    method_cfg = OmegaConf.to_container(cfg.method, resolve=True)
+    estimator = build_method(method_cfg, method_id)
+    dataset_cfg = OmegaConf.to_container(cfg.dataset, resolve=True)
+    dataset_name = dataset_cfg.pop("name")
+    dataset = load_dataset(dataset_name, **dataset_cfg)
+    cell = Cell(
+        method_id=method_id,
+        estimator=estimator,
+        params=method_params(method_cfg),
+        dataset=dataset,
+        protocol=get_protocol(OmegaConf.to_container(cfg.protocol, resolve=True)),
+        seed=int(cfg.seed),
+        experiment=str(cfg.experiment_name),
+        default_params=method_params(method_config(method_id)),
+    )
+    path = cell.path(cfg.results_dir)
+    cached = path.exists() and not cfg.force
+    records = run_cell(
+        cell, results_dir=cfg.results_dir, n_jobs=int(cfg.n_jobs), force=bool(cfg.force),
+        progress=bool(cfg.progress),
+    )  # fmt: skip
+    _failure_path(cfg).unlink(missing_ok=True)
+    table = summarize(records)
+    with_pd_options(lambda: print(table.to_string(index=False)))
+    print(f"{'already computed, read from' if cached else 'records written to'} {path}")
+    return {"path": str(path), "cached": cached}
+
+
+def with_pd_options(fn):
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        fn()
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="config")
+def hydra_main(cfg: DictConfig):
+    multirun = HydraConfig.get().mode == RunMode.MULTIRUN
+    try:
+        return run_cell_from_config(cfg)
+    except Exception as exc:  # a failing cell is recorded and does not stop a sweep
+        if not multirun:
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(1)
+        _record_failure(cfg, exc)
+        print(f"cell failed (recorded, sweep continues): {exc}", file=sys.stderr)
+        return {"error": str(exc)}
+
+
+def _failure_path(cfg: DictConfig):
+    """Where a failed cell leaves its error (removed when the cell later succeeds)."""
+    from pathlib import Path
+
+    from repro.evaluation.records import config_hash
+
+    overrides = sorted(HydraConfig.get().overrides.task)
+    method = HydraConfig.get().runtime.choices["method"]
+    where = Path(cfg.results_dir) / str(cfg.experiment_name) / str(cfg.dataset.name)
+    return where / f"{method}.{config_hash({'overrides': overrides})}.error.json"
+
+
+def _record_failure(cfg: DictConfig, exc: Exception) -> None:
+    path = _failure_path(cfg)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "method": HydraConfig.get().runtime.choices["method"],
+        "overrides": list(HydraConfig.get().overrides.task),
+        "error": f"{type(exc).__name__}: {exc}",
+        "traceback": traceback.format_exc(),
+    }
+    path.write_text(json.dumps(payload, indent=2))
+
+
+def main() -> None:
+    try:
+        sys.argv[1:] = resolve_overrides(sys.argv[1:])
+    except CommandLineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    register_dataset_configs()
+    hydra_main()
+
+
+if __name__ == "__main__":
+    main()

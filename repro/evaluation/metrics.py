@@ -1,0 +1,85 @@
+"""Evaluation criteria of the five papers (SPEC §5.1), computed from class probabilities.
+
+All functions take ``y`` as class indices 0..J−1 (columns of ``proba``), ``proba`` (n × J) with
+rows summing to 1. Natural logarithms. Probabilities are floored at :data:`PROBA_FLOOR` only where a
+logarithm needs it (ILF, compression rate, log-sum); the floor is part of the records' metadata.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
+
+PROBA_FLOOR = 1e-15
+
+
+def accuracy(y: np.ndarray, proba: np.ndarray) -> float:
+    """ACC: share of instances whose most probable class is the true one."""
+    return float(accuracy_score(y, np.argmax(proba, axis=1)))
+
+
+def auc(y: np.ndarray, proba: np.ndarray) -> float:
+    """Multi-class AUC of Provost & Domingos: Σ_j P(c_j)·AUC(c_j vs rest), P(c_j) = test frequency.
+
+    ``roc_auc_score(..., multi_class="ovr", average="weighted")``; binary: AUC of P(class 1).
+    Classes absent from the test part have weight 0; they are left out (scikit-learn would
+    refuse them), which leaves the weighted mean unchanged. NaN when one class only is present.
+    """
+    n_classes = proba.shape[1]
+    present = np.unique(y)
+    if present.size < 2:
+        return float("nan")
+    if n_classes == 2:
+        return float(roc_auc_score(y, proba[:, 1]))
+    if present.size == n_classes:
+        return float(
+            roc_auc_score(
+                y, proba, multi_class="ovr", average="weighted", labels=np.arange(n_classes)
+            )
+        )
+    per_class = [roc_auc_score(y == j, proba[:, j]) for j in present]
+    weights = np.array([np.mean(y == j) for j in present])
+    return float(np.dot(weights, per_class) / weights.sum())
+
+
+def _log_true_proba(y: np.ndarray, proba: np.ndarray) -> np.ndarray:
+    return np.log(np.maximum(proba[np.arange(y.size), y], PROBA_FLOOR))
+
+
+def log_sum(y: np.ndarray, proba: np.ndarray) -> float:
+    """elovaara2008 log-sum: Σ_n log P(y_n | x_n) over the test instances."""
+    return float(_log_true_proba(y, proba).sum())
+
+
+def ilf(y: np.ndarray, proba: np.ndarray) -> float:
+    """Index of loss function (boulle2007 §7): mean of −log P(y_n | x_n)."""
+    return float(-_log_true_proba(y, proba).mean())
+
+
+def compression_rate(y: np.ndarray, proba: np.ndarray, train_prior: np.ndarray) -> float:
+    """CR = 1 − ILF / ILF_0, ILF_0 = ILF of the null model predicting the training-fold priors."""
+    null = np.repeat(np.asarray(train_prior, float)[None, :], y.size, axis=0)
+    return float(1.0 - ilf(y, proba) / ilf(y, null))
+
+
+def balanced_error_rate(y: np.ndarray, proba: np.ndarray) -> float:
+    """BER = mean over the classes present of (1 − recall) = 1 − balanced accuracy."""
+    return float(1.0 - balanced_accuracy_score(y, np.argmax(proba, axis=1)))
+
+
+PREDICTIVE_METRICS = ("accuracy", "error", "auc", "ilf", "compression_rate",
+                      "balanced_error_rate", "log_sum")  # fmt: skip
+
+
+def predictive_metrics(y: np.ndarray, proba: np.ndarray, train_prior: np.ndarray) -> dict:
+    """All the probability-based criteria of one split, by name."""
+    acc = accuracy(y, proba)
+    return {
+        "accuracy": acc,
+        "error": 1.0 - acc,
+        "auc": auc(y, proba),
+        "ilf": ilf(y, proba),
+        "compression_rate": compression_rate(y, proba, train_prior),
+        "balanced_error_rate": balanced_error_rate(y, proba),
+        "log_sum": log_sum(y, proba),
+    }

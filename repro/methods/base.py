@@ -1,0 +1,106 @@
+"""The weighted naive Bayes that almost every method of the project is (SPEC §2).
+
+    score_j(x) = log P(y=j) + Σ_k w_k · log P(x_k | y=j),   P_w(y=j | x) = softmax_j(score)
+    (boulle2007 eq. 3, hue2024 eq. 2)
+
+Subclasses choose the per-variable models (:meth:`_make_variable_model`), the class prior
+(:meth:`_class_log_prior`) and the weights (:meth:`_fit_weights`); the base class validates the
+input, fits the variable models once, and predicts. Training log-likelihood columns are obtained
+one variable at a time (:meth:`_training_columns`) so that selection and weighting algorithms can
+update an N × J score matrix in O(N·J) per variable, never materialising N × K × J.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from repro.methods.checks import check_fit_input, check_predict_input, estimator_tags
+from repro.methods.variables import VariableModel
+from repro.preprocessing.tables import class_log_prior
+
+
+class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
+    """Base class of the weighted naive Bayes classifiers.
+
+    Attributes (after fit)
+    ----------------------
+    classes_ : ndarray (J,)
+    class_count_ : ndarray (J,)
+    class_log_prior_ : ndarray (J,)
+    variables_ : list of fitted :class:`~repro.methods.variables.VariableModel`, one per input column
+    weights_ : ndarray (K,) in [0, 1]
+    selected_ : ndarray (K,) of bool, ``weights_ > 0``
+    n_selected_features_ : int
+    n_features_in_, feature_names_in_ : as scikit-learn
+    fit_report_ : dict (criterion value, iterations, stage times)
+    """
+
+    #: nominal-column detection, see :class:`repro.methods.encoding.TabularEncoder`
+    categorical_features = "auto"
+
+    def __sklearn_tags__(self):
+        return estimator_tags(super().__sklearn_tags__())
+
+    # ------------------------------------------------------------------ hooks
+    def _make_variable_model(self, k: int, nominal: bool, n_categories: int) -> VariableModel:
+        raise NotImplementedError
+
+    def _class_log_prior(self, class_count: np.ndarray) -> np.ndarray:
+        return class_log_prior(class_count)
+
+    def _fit_weights(self, Z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Weights w_k ∈ [0, 1]; the plain naive Bayes gives weight 1 to every variable."""
+        return np.ones(Z.shape[1])
+
+    # -------------------------------------------------------------------- fit
+    def fit(self, X, y):
+        start = time.perf_counter()
+        Z, y_idx = check_fit_input(self, X, y)
+        n_classes = self.classes_.size
+        self.class_count_ = np.bincount(y_idx, minlength=n_classes).astype(np.float64)
+        self.class_log_prior_ = np.asarray(self._class_log_prior(self.class_count_), float)
+        self.variables_ = []
+        for k in range(Z.shape[1]):
+            nominal = bool(self.encoder_.categorical_[k])
+            cats = self.encoder_.categories_[k]
+            model = self._make_variable_model(k, nominal, 0 if cats is None else len(cats))
+            self.variables_.append(model.fit(Z[:, k], y_idx, n_classes))
+        prepared = time.perf_counter()
+        self.fit_report_ = {"preparation_time": prepared - start}
+        weights = np.asarray(self._fit_weights(Z, y_idx), dtype=np.float64)
+        if weights.shape != (Z.shape[1],) or np.any((weights < 0) | (weights > 1)):
+            raise RuntimeError(f"{type(self).__name__} produced weights outside [0, 1]")
+        self.weights_ = weights
+        self.selected_ = weights > 0
+        self.n_selected_features_ = int(self.selected_.sum())
+        self.fit_report_["weighting_time"] = time.perf_counter() - prepared
+        return self
+
+    def _training_columns(self, Z: np.ndarray):
+        """Yield (k, log P(x_k | y) on the rows of Z) one variable at a time."""
+        for k, model in enumerate(self.variables_):
+            yield k, model.log_likelihood(Z[:, k])
+
+    # ---------------------------------------------------------------- predict
+    def _joint_log_likelihood(self, Z: np.ndarray) -> np.ndarray:
+        jll = np.repeat(self.class_log_prior_[None, :], Z.shape[0], axis=0)
+        for k in np.flatnonzero(self.weights_):
+            jll += self.weights_[k] * self.variables_[k].log_likelihood(Z[:, k])
+        return jll
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        check_is_fitted(self, "weights_")
+        jll = self._joint_log_likelihood(check_predict_input(self, X))
+        return jll - logsumexp(jll, axis=1, keepdims=True)
+
+    def predict_proba(self, X) -> np.ndarray:
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        check_is_fitted(self, "weights_")
+        return self.classes_[np.argmax(self.predict_log_proba(X), axis=1)]

@@ -1,0 +1,214 @@
+"""Per-variable class-conditional models: the ``T_k`` of the weighted naive Bayes (SPEC §2).
+
+A variable model is fitted on one encoded column ``x`` (float64: numeric value, or category code
+with NaN = missing and −1 = unseen, see :mod:`repro.methods.encoding`) and the class indices
+``y`` ∈ {0..J−1}. ``log_likelihood(x)`` returns the (n × J) matrix log P(x_i | y = j); a row of
+zeros means "no information" (a missing value or an unseen category that the model ignores), which
+leaves the naive Bayes score unchanged.
+
+Discrete models (:class:`PartitionModel`) expose ``codes(x)`` (part index, ``n_parts_`` for "no
+information") and ``log_table_`` ((n_parts_ + 1) × J, last row zeros) so that selection algorithms
+gather ``log_table_[codes]`` in O(N·J).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from repro.preprocessing.binning import equal_frequency_cuts, equal_width_edges, interval_codes
+from repro.preprocessing.tables import contingency
+
+LOG_2PI = np.log(2.0 * np.pi)
+
+
+class VariableModel:
+    """Base class: fitted estimate of P(x_k | y)."""
+
+    informative_: bool = True
+
+    def fit(self, x: np.ndarray, y: np.ndarray, n_classes: int) -> VariableModel:
+        raise NotImplementedError
+
+    def log_likelihood(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# Discrete models: a partition of the values, a contingency table and a probability estimator
+# ---------------------------------------------------------------------------------------------
+class Partition:
+    """Maps values to parts 0..n_parts_−1 (−1 = missing or unseen, handled by PartitionModel)."""
+
+    n_parts_: int
+
+    def fit(self, x: np.ndarray, y: np.ndarray, n_classes: int) -> Partition:
+        return self
+
+    def transform(self, x: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class CategoryPartition(Partition):
+    """One part per declared category (no grouping); codes are the encoder's category codes."""
+
+    def __init__(self, n_categories: int):
+        self.n_categories = n_categories
+
+    def fit(self, x, y, n_classes):
+        self.n_parts_ = max(int(self.n_categories), 1)
+        return self
+
+    def transform(self, x):
+        codes = np.where(np.isnan(x), -1, x).astype(np.int64)
+        codes[(codes < 0) | (codes >= self.n_parts_)] = -1
+        return codes
+
+
+class EqualFrequencyPartition(Partition):
+    """Equal-frequency intervals of the training values (NB(EF) of boulle2007)."""
+
+    def __init__(self, n_bins: int = 10):
+        self.n_bins = n_bins
+
+    def fit(self, x, y, n_classes):
+        self.cuts_ = equal_frequency_cuts(x, self.n_bins)
+        self.n_parts_ = self.cuts_.size + 1
+        return self
+
+    def transform(self, x):
+        return interval_codes(x, self.cuts_)
+
+
+class PartitionModel(VariableModel):
+    """Discrete class-conditional model over a partition of the values.
+
+    Parameters
+    ----------
+    partition : Partition
+        Unfitted partition of the values.
+    estimate : callable (counts (P × J), n_total) -> log table (P × J)
+        Probability estimator, e.g. :func:`repro.preprocessing.tables.laplace_log_table`.
+    missing : "part" or "ignore"
+        "part": when the training column holds missing values they form a part of their own;
+        "ignore": missing values carry no information (zero row).
+    """
+
+    def __init__(self, partition: Partition, estimate: Callable, missing: str = "ignore"):
+        self.partition = partition
+        self.estimate = estimate
+        self.missing = missing
+
+    def fit(self, x, y, n_classes):
+        self.partition.fit(x, y, n_classes)
+        n_parts = self.partition.n_parts_
+        self.missing_part_ = self.missing == "part" and bool(np.isnan(x).any())
+        self.n_parts_ = n_parts + int(self.missing_part_)
+        codes = self.codes(x)
+        self.counts_ = contingency(codes, y, self.n_parts_, n_classes)
+        table = self.estimate(self.counts_, int(np.asarray(y).size))
+        self.log_table_ = np.vstack([table, np.zeros((1, n_classes))])
+        self.informative_ = self.n_parts_ > 1
+        return self
+
+    def codes(self, x: np.ndarray) -> np.ndarray:
+        """Part index of each value; ``n_parts_`` means "no information" (zero row)."""
+        codes = self.partition.transform(x)
+        codes = np.where(codes < 0, self.n_parts_, codes)
+        if self.missing_part_:
+            codes[np.isnan(x)] = self.n_parts_ - 1
+        return codes
+
+    def log_likelihood(self, x):
+        return self.log_table_[self.codes(x)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Continuous models
+# ---------------------------------------------------------------------------------------------
+class GaussianModel(VariableModel):
+    """Per-class normal density N(μ_j, σ_j²) of a numeric variable (elovaara2008 §3, wu2015 §2).
+
+    σ_j² uses the ``ddof`` denominator (n_j − ddof; elovaara2008 uses N − 1) plus
+    ``var_smoothing`` × the largest per-class variance of the column (as scikit-learn's
+    GaussianNB) so that a constant class stays finite. A class without observed values takes the
+    pooled mean and variance. Missing values carry no information.
+    """
+
+    def __init__(self, ddof: int = 1, var_smoothing: float = 1e-9):
+        self.ddof = ddof
+        self.var_smoothing = var_smoothing
+
+    def fit(self, x, y, n_classes):
+        observed = ~np.isnan(x)
+        xo, yo = x[observed], np.asarray(y)[observed]
+        n_j = np.bincount(yo, minlength=n_classes).astype(np.float64)
+        s1 = np.bincount(yo, weights=xo, minlength=n_classes)
+        pooled_mean = xo.mean() if xo.size else 0.0
+        mean = np.where(n_j > 0, s1 / np.maximum(n_j, 1), pooled_mean)
+        dev2 = np.bincount(yo, weights=(xo - mean[yo]) ** 2, minlength=n_classes)
+        denom = n_j - self.ddof
+        pooled_var = xo.var() if xo.size > 1 else 0.0
+        var = np.where(denom > 0, dev2 / np.maximum(denom, 1), pooled_var)
+        scale = max(var.max(initial=0.0), pooled_var, np.finfo(float).tiny)
+        var = var + self.var_smoothing * scale
+        var = np.maximum(var, np.finfo(float).tiny)
+        self.mean_, self.var_ = mean, var
+        self.informative_ = bool(xo.size) and np.ptp(xo) > 0
+        return self
+
+    def log_likelihood(self, x):
+        d = x[:, None] - self.mean_[None, :]
+        ll = -0.5 * (LOG_2PI + np.log(self.var_)[None, :] + d * d / self.var_[None, :])
+        ll[np.isnan(x)] = 0.0
+        return ll
+
+
+class EqualWidthDensityModel(VariableModel):
+    """EWB-10 of elovaara2008 §4: per-class histogram density with equal-width bins.
+
+    For class j, ``n_bins`` equal-width bins span [min, max] of the class-j training values;
+    Laplace masses (n_b + 1)/(n_j + n_bins), density = mass / width. Values outside the range clip
+    to the edge bin. A class whose values are all equal gets the width (max − min)/n_bins of the
+    whole column (or 1 when the column is constant) so that its density stays finite.
+    """
+
+    def __init__(self, n_bins: int = 10):
+        self.n_bins = n_bins
+
+    def fit(self, x, y, n_classes):
+        observed = ~np.isnan(x)
+        xo, yo = x[observed], np.asarray(y)[observed]
+        span = np.ptp(xo) if xo.size else 0.0
+        fallback = span / self.n_bins if span > 0 else 1.0
+        self.low_ = np.zeros(n_classes)
+        self.width_ = np.full(n_classes, fallback)
+        self.log_density_ = np.zeros((n_classes, self.n_bins))
+        for j in range(n_classes):
+            v = xo[yo == j]
+            if v.size:
+                edges = equal_width_edges(v, self.n_bins)
+                width = (edges[-1] - edges[0]) / self.n_bins
+                self.low_[j] = edges[0]
+                self.width_[j] = width if width > 0 else fallback
+            counts = self._counts(v, j)
+            mass = (counts + 1.0) / (v.size + self.n_bins)
+            self.log_density_[j] = np.log(mass) - np.log(self.width_[j])
+        self.informative_ = span > 0
+        return self
+
+    def _bins(self, v, j):
+        b = np.floor((v - self.low_[j]) / self.width_[j]).astype(np.int64)
+        return np.clip(b, 0, self.n_bins - 1)
+
+    def _counts(self, v, j):
+        return np.bincount(self._bins(v, j), minlength=self.n_bins).astype(np.float64)
+
+    def log_likelihood(self, x):
+        n_classes = self.low_.size
+        ll = np.zeros((x.size, n_classes))
+        observed = ~np.isnan(x)
+        for j in range(n_classes):
+            ll[observed, j] = self.log_density_[j, self._bins(x[observed], j)]
+        return ll

@@ -1,0 +1,56 @@
+"""Metrics against the oracle values of SPEC §5.1."""
+
+import numpy as np
+import pytest
+
+from repro.evaluation import metrics
+
+Y = np.array([0, 0, 1, 1, 2, 2, 2, 0, 1, 2])
+P = np.array(
+    [[.7, .2, .1], [.4, .4, .2], [.3, .5, .2], [.2, .3, .5], [.1, .2, .7], [.3, .3, .4],
+     [.2, .2, .6], [.5, .1, .4], [.3, .3, .4], [.25, .25, .5]]
+)  # fmt: skip
+PRIOR = np.array([0.3, 0.3, 0.4])
+
+
+def test_auc_provost_domingos_oracle():
+    assert metrics.auc(Y, P) == pytest.approx(0.915476190, abs=1e-9)
+
+
+def test_ilf_compression_logsum_oracle():
+    assert metrics.ilf(Y, P) == pytest.approx(0.754414413, abs=1e-9)
+    assert metrics.ilf(Y, np.tile(PRIOR, (10, 1))) == pytest.approx(1.088899975, abs=1e-9)
+    assert metrics.compression_rate(Y, P, PRIOR) == pytest.approx(0.307177491, abs=1e-9)
+    assert metrics.log_sum(Y, P) == pytest.approx(-7.544144, abs=1e-6)
+
+
+def test_accuracy_error_ber_by_hand():
+    # argmax: 0,0(tie->first),1,2,2,2,2,0,2,2 -> correct: 1,1,1,0,1,1,1,1,0,1 = 8/10
+    m = metrics.predictive_metrics(Y, P, PRIOR)
+    assert m["accuracy"] == pytest.approx(0.8)
+    assert m["error"] == pytest.approx(0.2)
+    # recalls: class0 3/3, class1 1/3, class2 4/4 -> BER = (0 + 2/3 + 0)/3
+    assert m["balanced_error_rate"] == pytest.approx(2 / 9)
+
+
+def test_auc_binary_and_absent_class():
+    y = np.array([0, 1, 1, 0])
+    p = np.array([[.9, .1], [.2, .8], [.6, .4], [.3, .7]])
+    # pairs (pos, neg): (.8,.1) (.8,.7) (.4,.1) (.4,.7) -> 3/4
+    assert metrics.auc(y, p) == pytest.approx(0.75)
+    # class 2 absent from the test part: weighted mean over present classes only
+    p3 = np.array([[.8, .1, .1], [.1, .8, .1], [.5, .4, .1], [.3, .6, .1]])
+    expected = 0.5 * 0.75 + 0.5 * 0.75  # AUC(0 vs rest) = 3/4, AUC(1 vs rest) = 3/4
+    assert metrics.auc(y, p3) == pytest.approx(expected)
+
+
+def test_perfect_and_null_model_compression():
+    y = np.array([0, 1, 0, 1])
+    perfect = np.eye(2)[y]
+    assert metrics.compression_rate(y, perfect, [0.5, 0.5]) == pytest.approx(1.0, abs=1e-12)
+    null = np.full((4, 2), 0.5)
+    assert metrics.compression_rate(y, null, [0.5, 0.5]) == pytest.approx(0.0)
+    # a confident wrong model compresses worse than the null model: CR < 0, finite
+    wrong = np.eye(2)[1 - y]
+    cr = metrics.compression_rate(y, wrong, [0.5, 0.5])
+    assert np.isfinite(cr) and cr < 0
