@@ -243,7 +243,7 @@ def evaluate(
 
 
 def make_cell(method, dataset, protocol="cv10", seed=0, experiment="default") -> Cell:
-    from repro.datasets import Dataset, load_dataset
+    from repro.datasets.dataset import Dataset
     from repro.registry import make_method, method_config, method_params, resolve_method_id
 
     if isinstance(method, BaseEstimator):
@@ -258,6 +258,8 @@ def make_cell(method, dataset, protocol="cv10", seed=0, experiment="default") ->
         defaults = method_params(method_config(method_id))
         params = {**defaults, **dict(overrides)}
     if not isinstance(dataset, Dataset):
+        from repro.datasets import load_dataset
+
         dataset = load_dataset(dataset)
     return Cell(
         method_id=method_id,

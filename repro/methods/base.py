@@ -96,6 +96,7 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     def predict_log_proba(self, X) -> np.ndarray:
         check_is_fitted(self, "weights_")
         jll = self._joint_log_likelihood(check_predict_input(self, X))
+        jll -= jll.max(axis=1, keepdims=True)  # keeps precision when scores are huge
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:

@@ -24,6 +24,20 @@ UNSEEN = -1.0
 """Code of a category absent from the training data."""
 
 
+NUMERIC_SHARE = 0.5
+"""A column of strings is numeric when at least this share of its values parse as numbers."""
+
+
+def looks_numeric(s: pd.Series) -> bool:
+    """True when ≥ NUMERIC_SHARE of the non-missing values parse as numbers; then the other
+    strings in the column are errors (typos, '?') rather than categories."""
+    values = s.dropna()
+    if len(values) == 0:
+        return True
+    parsed = pd.to_numeric(values.astype(str), errors="coerce")
+    return float(parsed.notna().mean()) >= NUMERIC_SHARE
+
+
 def _is_nominal_series(s: pd.Series) -> bool:
     return isinstance(s.dtype, pd.CategoricalDtype) or is_bool_dtype(s.dtype)
 
@@ -39,8 +53,8 @@ class TabularEncoder:
     Parameters
     ----------
     categorical_features : "auto", array-like of bool, of int or of str
-        "auto": pandas categorical/bool columns are nominal, object columns are nominal when none
-        of their values parses as a number; numpy arrays are all numeric (object arrays: per
+        "auto": pandas categorical/bool columns are nominal, object columns are nominal unless
+        :func:`looks_numeric`; numpy arrays are all numeric (object arrays: per
         column as for DataFrames). Otherwise a mask, indices or names of the nominal columns.
     """
 
@@ -74,9 +88,7 @@ class TabularEncoder:
                 if _is_nominal_series(s):
                     mask[k] = True
                 elif not is_numeric_dtype(s.dtype):
-                    values = s.dropna()
-                    parsed = pd.to_numeric(values.astype(str), errors="coerce")
-                    mask[k] = len(values) > 0 and parsed.isna().all()
+                    mask[k] = not looks_numeric(s)
             return mask
         if spec is None:
             return np.zeros(n_features, bool)

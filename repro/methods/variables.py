@@ -133,7 +133,8 @@ class GaussianModel(VariableModel):
     σ_j² uses the ``ddof`` denominator (n_j − ddof; elovaara2008 uses N − 1) plus
     ``var_smoothing`` × the largest per-class variance of the column (as scikit-learn's
     GaussianNB) so that a constant class stays finite. A class without observed values takes the
-    pooled mean and variance. Missing values carry no information.
+    pooled mean and variance. Missing values carry no information, and so does a variable that is
+    constant on the training data (zero log-likelihood rows).
     """
 
     def __init__(self, ddof: int = 1, var_smoothing: float = 1e-9):
@@ -151,7 +152,7 @@ class GaussianModel(VariableModel):
         denom = n_j - self.ddof
         pooled_var = xo.var() if xo.size > 1 else 0.0
         var = np.where(denom > 0, dev2 / np.maximum(denom, 1), pooled_var)
-        scale = max(var.max(initial=0.0), pooled_var, np.finfo(float).tiny)
+        scale = max(var.max(initial=0.0), pooled_var) or 1.0
         var = var + self.var_smoothing * scale
         var = np.maximum(var, np.finfo(float).tiny)
         self.mean_, self.var_ = mean, var
@@ -159,8 +160,11 @@ class GaussianModel(VariableModel):
         return self
 
     def log_likelihood(self, x):
-        d = x[:, None] - self.mean_[None, :]
-        ll = -0.5 * (LOG_2PI + np.log(self.var_)[None, :] + d * d / self.var_[None, :])
+        if not self.informative_:
+            return np.zeros((x.size, self.mean_.size))
+        # standardised distance, clipped so that its square stays finite for extreme values
+        z = np.clip((x[:, None] - self.mean_[None, :]) / np.sqrt(self.var_)[None, :], -1e150, 1e150)
+        ll = -0.5 * (LOG_2PI + np.log(self.var_)[None, :] + z * z)
         ll[np.isnan(x)] = 0.0
         return ll
 
@@ -199,8 +203,8 @@ class EqualWidthDensityModel(VariableModel):
         return self
 
     def _bins(self, v, j):
-        b = np.floor((v - self.low_[j]) / self.width_[j]).astype(np.int64)
-        return np.clip(b, 0, self.n_bins - 1)
+        b = np.floor((v - self.low_[j]) / self.width_[j])
+        return np.clip(b, 0, self.n_bins - 1).astype(np.int64)
 
     def _counts(self, v, j):
         return np.bincount(self._bins(v, j), minlength=self.n_bins).astype(np.float64)
