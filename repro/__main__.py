@@ -10,6 +10,7 @@ unknown data sets are reported with the list of valid names, before Hydra compos
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
@@ -57,9 +58,11 @@ def resolve_overrides(args: list[str]) -> list[str]:
             valid = set(list_datasets()["name"])
             unknown = [n for n in names if n not in valid]
             if unknown:
+                close = difflib.get_close_matches(unknown[0], valid, n=3)
+                hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
                 raise CommandLineError(
-                    f"Unknown data set(s) {unknown}; valid data sets: {', '.join(sorted(valid))} "
-                    "(python -m repro.datasets list)"
+                    f"Unknown data set(s) {unknown}.{hint} Valid data sets: "
+                    f"{', '.join(sorted(valid))} (python -m repro.datasets list)"
                 )
         out.append(f"{group}={','.join(names)}")
     return out

@@ -1,0 +1,84 @@
+"""The Hydra command line `python -m repro`, run as a user would (subprocess, fresh directory)."""
+
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from repro.registry import ALIASES, METHODS, implemented_methods
+
+
+def run(args, cwd, check=True):
+    proc = subprocess.run(
+        [sys.executable, "-m", "repro", *args, "progress=false"],
+        cwd=cwd, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def test_main_job_waveform_accuracy(tmp_path):
+    out = run(["method=nb_gaussian", "dataset=waveform"], tmp_path).stdout
+    path = tmp_path / "results" / "default" / "waveform" / "nb_gaussian.parquet"
+    assert f"records written to {path.relative_to(tmp_path)}" in out
+    for column in ["accuracy", "auc", "compression_rate", "balanced_error_rate", "log_sum"]:
+        assert column in out
+    rec = pd.read_parquet(path)
+    acc = rec.query("split == 'test' and metric == 'accuracy'")["value"]
+    assert len(acc) == 10 and 0.78 < acc.mean() < 0.83  # NB on waveform: about 0.80
+
+
+def test_multirun_writes_one_file_per_cell_and_resumes(tmp_path):
+    args = ["-m", "method=nb_gaussian,nb_ef", "dataset=iris,wine,pima"]
+    run(args, tmp_path)
+    files = sorted((tmp_path / "results").rglob("*.parquet"))
+    assert len(files) == 6
+    stamps = {f: f.stat().st_mtime_ns for f in files}
+    out = run(args, tmp_path).stdout
+    assert out.count("already computed") == 6
+    assert {f: f.stat().st_mtime_ns for f in files} == stamps
+    out = run([*args[:2], "dataset=iris", "force=true"], tmp_path).stdout
+    assert out.count("records written") == 2
+
+
+def test_parameter_sweep_and_failed_cell_recorded(tmp_path):
+    run(["-m", "method=nb_ef", "method.n_bins=3,5", "dataset=iris"], tmp_path)
+    names = sorted(p.name for p in (tmp_path / "results/default/iris").glob("*.parquet"))
+    assert names == ["nb_ef__n_bins=3.parquet", "nb_ef__n_bins=5.parquet"]
+    proc = run(["-m", "method=nb_ef", "method.n_bins=0", "dataset=iris,wine"], tmp_path)
+    assert proc.stderr.count("cell failed") == 2
+    errors = list((tmp_path / "results").rglob("*.error.json"))
+    assert len(errors) == 2 and "n_bins must be" in errors[0].read_text()
+
+
+def test_aliases_resolve():
+    assert ALIASES["cma"] == "snb_cma"
+
+
+def test_alias_of_a_planned_method_gives_a_clear_error(tmp_path):
+    planned = [a for a, m in ALIASES.items() if m not in implemented_methods()]
+    if not planned:
+        pytest.skip("every aliased method is implemented")
+    proc = run([f"method={planned[0]}", "dataset=iris"], tmp_path, check=False)
+    assert proc.returncode == 2
+    assert "not implemented yet" in proc.stderr and "Traceback" not in proc.stderr
+    assert METHODS[ALIASES[planned[0]]][0] in proc.stderr  # its display name
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["method=nb_gausian", "dataset=iris"], 2, "Did you mean 'nb_gaussian'"),
+        (["method=nb_gaussian", "dataset=irsi"], 2, "Did you mean 'iris'"),
+        (["method=nb_gaussian", "dataset=lymph_binary"], 1, "at least 10 instances of every"),
+        (["method=nb_gaussian", "+method.gamma=1", "dataset=iris"], 1, "valid parameters: ddof"),
+        (["method=nb_gaussian", "method.gamma=1", "dataset=iris"], 1, "Could not override"),
+        (["method=nb_gaussian", "method.alpha=-2", "dataset=iris"], 1, "alpha must be > 0"),
+    ],
+)
+def test_bad_command_lines_fail_cleanly(tmp_path, args, code, message):
+    proc = run(args, tmp_path, check=False)
+    assert proc.returncode == code, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
