@@ -73,7 +73,7 @@ def test_alias_of_a_planned_method_gives_a_clear_error(tmp_path):
         (["method=nb_gausian", "dataset=iris"], 2, "Did you mean 'nb_gaussian'"),
         (["method=nb_gaussian", "dataset=irsi"], 2, "Did you mean 'iris'"),
         (["method=nb_gaussian", "dataset=lymph_binary"], 1, "at least 10 instances of every"),
-        (["method=nb_gaussian", "+method.gamma=1", "dataset=iris"], 1, "valid parameters: ddof"),
+        (["method=nb_gaussian", "+method.gamma=1", "dataset=iris"], 1, "valid parameters: alpha"),
         (["method=nb_gaussian", "method.gamma=1", "dataset=iris"], 1, "Could not override"),
         (["method=nb_gaussian", "method.alpha=-2", "dataset=iris"], 1, "alpha must be > 0"),
     ],
