@@ -69,15 +69,18 @@ def resolve_overrides(args: list[str]) -> list[str]:
 
 
 def register_dataset_configs() -> None:
-    """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists)."""
-    from repro.datasets import list_datasets
+    """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists),
+    with its generator parameters as keys: ``dataset=waveform dataset.n_samples=1000``."""
+    from repro.datasets.catalog import catalog
+    from repro.evaluation.records import jsonable
 
     store = ConfigStore.instance()
     conf_dir = METHOD_DIR.parent / "dataset"
-    for row in list_datasets().itertuples():
-        if (conf_dir / f"{row.name}.yaml").exists():
+    for entry in catalog().values():
+        if (conf_dir / f"{entry.name}.yaml").exists():
             continue
-        store.store(group="dataset", name=row.name, node={"name": row.name})
+        params = {k: jsonable(v) for k, v in entry.params.items()}
+        store.store(group="dataset", name=entry.name, node={"name": entry.name, **params})
 
 
 def run_cell_from_config(cfg: DictConfig) -> dict:

@@ -53,6 +53,13 @@ def test_parameter_sweep_and_failed_cell_recorded(tmp_path):
     assert len(errors) == 2 and "n_bins must be" in errors[0].read_text()
 
 
+def test_generator_parameters_make_their_own_cell(tmp_path):
+    run(["method=nb_gaussian", "dataset=waveform", "dataset.n_samples=600"], tmp_path)
+    rec = pd.read_parquet(tmp_path / "results/default/waveform__n_samples=600/nb_gaussian.parquet")
+    assert (rec["n_train"] + rec["n_test"] == 600).all()
+    assert (rec["dataset"] == "waveform").all()
+
+
 def test_aliases_resolve():
     assert ALIASES["cma"] == "snb_cma"
 

@@ -35,11 +35,11 @@ def test_accuracy_error_ber_by_hand():
 
 def test_auc_binary_and_absent_class():
     y = np.array([0, 1, 1, 0])
-    p = np.array([[.9, .1], [.2, .8], [.6, .4], [.3, .7]])
+    p = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
     # pairs (pos, neg): (.8,.1) (.8,.7) (.4,.1) (.4,.7) -> 3/4
     assert metrics.auc(y, p) == pytest.approx(0.75)
     # class 2 absent from the test part: weighted mean over present classes only
-    p3 = np.array([[.8, .1, .1], [.1, .8, .1], [.5, .4, .1], [.3, .6, .1]])
+    p3 = np.array([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.5, 0.4, 0.1], [0.3, 0.6, 0.1]])
     expected = 0.5 * 0.75 + 0.5 * 0.75  # AUC(0 vs rest) = 3/4, AUC(1 vs rest) = 3/4
     assert metrics.auc(y, p3) == pytest.approx(expected)
 

@@ -88,7 +88,9 @@ def check_folds_possible(y: np.ndarray, n_splits: int, dataset: str = "the data 
     labels, counts = np.unique(y, return_counts=True)
     small = counts < n_splits
     if small.any():
-        detail = ", ".join(f"class {lab}: {c}" for lab, c in zip(labels[small].tolist(), counts[small]))
+        detail = ", ".join(
+            f"class {lab}: {c}" for lab, c in zip(labels[small].tolist(), counts[small])
+        )
         raise ValueError(
             f"{dataset}: stratified {n_splits}-fold cross-validation needs at least {n_splits} "
             f"instances of every class, but some classes have fewer ({detail}); use fewer folds "

@@ -138,7 +138,9 @@ def summarize(records: pd.DataFrame, metrics=None) -> pd.DataFrame:
         for metric in metrics:
             values = grp.loc[grp["metric"] == metric, "value"].astype(float)
             if len(values):
-                row[metric] = f"{values.mean():.4f} ± {values.std(ddof=1) if len(values) > 1 else 0:.4f}"
+                row[metric] = (
+                    f"{values.mean():.4f} ± {values.std(ddof=1) if len(values) > 1 else 0:.4f}"
+                )
         row["folds"] = int(test.loc[
             (test["method"] == row["method"]) & (test["dataset"] == row["dataset"]),
             ["repetition", "fold"],

@@ -61,19 +61,33 @@ class Cell:
     @property
     def method_key(self) -> str:
         """File-name key: the id, plus the parameters that differ from the defaults."""
-        changed = {
-            k: v for k, v in self.params.items() if jsonable(self.default_params.get(k)) != jsonable(v)
-        }
-        if not changed:
-            return self.method_id
-        text = "__".join(f"{k}={jsonable(v)}" for k, v in sorted(changed.items()))
-        text = re.sub(r"[^A-Za-z0-9_.=,+-]", "", text.replace(" ", ""))
-        if len(text) > 80:
-            text = config_hash(changed)
-        return f"{self.method_id}__{text}"
+        return _key(self.method_id, self.params, self.default_params)
+
+    @property
+    def dataset_key(self) -> str:
+        """Directory key: the data set name, plus generator parameters that differ from the
+        catalog defaults (``waveform__n_samples=600``)."""
+        from repro.datasets.catalog import catalog
+
+        entry = catalog().get(self.dataset.name)
+        defaults = entry.params if entry is not None else {}
+        params = {k: v for k, v in self.dataset.meta.get("params", {}).items() if k in defaults}
+        return _key(self.dataset.name, params, defaults)
 
     def path(self, results_dir) -> Path:
-        return Path(results_dir) / self.experiment / self.dataset.name / f"{self.method_key}.parquet"
+        return Path(results_dir) / self.experiment / self.dataset_key / f"{self.method_key}.parquet"
+
+
+def _key(name: str, params: dict, defaults: dict) -> str:
+    """``name`` followed by the parameters that differ from ``defaults`` (hashed when long)."""
+    changed = {k: v for k, v in params.items() if jsonable(defaults.get(k)) != jsonable(v)}
+    if not changed:
+        return name
+    text = "__".join(f"{k}={jsonable(v)}" for k, v in sorted(changed.items()))
+    text = re.sub(r"[^A-Za-z0-9_.=,+-]", "", text.replace(" ", ""))
+    if len(text) > 80:
+        text = config_hash(changed)
+    return f"{name}__{text}"
 
 
 def _model_size(estimator, n_features: int) -> dict:
@@ -115,7 +129,11 @@ def run_fold(estimator, X: pd.DataFrame, y: np.ndarray, split: Split, limit_thre
     for name, part, proba in (("train", split.train, p_train), ("test", split.test, p_test)):
         for metric, value in predictive_metrics(y_idx[part], proba, prior).items():
             rows.append((name, metric, value))
-    model_info = {**_model_size(model, X.shape[1]), "fit_time": fit_time, "predict_time": predict_time}
+    model_info = {
+        **_model_size(model, X.shape[1]),
+        "fit_time": fit_time,
+        "predict_time": predict_time,
+    }
     rows += [("model", metric, value) for metric, value in model_info.items()]
     return [
         {
@@ -145,6 +163,7 @@ def _fold_frame(rows: list, cell: Cell) -> pd.DataFrame:
     )
     for col, value in ctx.items():
         frame[col] = value
+    frame["dataset_key"] = cell.dataset_key
     frame["n_features"] = ds.X.shape[1]
     frame["n_classes"] = int(np.unique(ds.y).size)
     frame["timestamp"] = pd.Timestamp.now(tz="UTC").isoformat(timespec="seconds")

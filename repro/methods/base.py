@@ -32,7 +32,7 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     classes_ : ndarray (J,)
     class_count_ : ndarray (J,)
     class_log_prior_ : ndarray (J,)
-    variables_ : list of fitted :class:`~repro.methods.variables.VariableModel`, one per input column
+    variables_ : list of fitted :class:`~repro.methods.variables.VariableModel`, one per column
     weights_ : ndarray (K,) in [0, 1]
     selected_ : ndarray (K,) of bool, ``weights_ > 0``
     n_selected_features_ : int

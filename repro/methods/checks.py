@@ -11,7 +11,12 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d, validate_data
+from sklearn.utils.validation import (
+    check_array,
+    check_consistent_length,
+    column_or_1d,
+    validate_data,
+)
 
 from repro.methods.encoding import TabularEncoder
 
@@ -64,7 +69,7 @@ def _object_values_check(X):
 
 
 def check_target(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
-    """Validate the target: 1-D, no missing label, at least two classes. Returns (classes, index)."""
+    """Validate the target (1-D, no missing label, ≥ 2 classes); returns (classes, index)."""
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
     y = column_or_1d(y, warn=True)
