@@ -177,3 +177,16 @@ def test_bad_parameters():
         make_method("lr", C=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="Unknown parameter.*gamma.*valid parameters"):
         make_method("nb_gaussian", gamma=2)
+
+
+def test_encoder_gives_the_same_codes_for_categorical_and_object_columns():
+    from repro.methods.encoding import UNSEEN, TabularEncoder
+
+    train = pd.DataFrame({"c": pd.Categorical(["b", "a", "c", "a"])})
+    enc = TabularEncoder().fit(train)
+    values = ["c", None, "zzz", "a"]
+    as_object = pd.DataFrame({"c": pd.Series(values, dtype=object)})
+    as_cat = pd.DataFrame({"c": pd.Categorical(values, categories=["zzz", "c", "a"])})
+    expected = np.array([2.0, np.nan, UNSEEN, 0.0])
+    np.testing.assert_array_equal(enc.transform(as_object)[:, 0], expected)
+    np.testing.assert_array_equal(enc.transform(as_cat)[:, 0], expected)

@@ -118,8 +118,7 @@ class TabularEncoder:
         n, n_features = frame.shape
         Z = np.empty((n, n_features), dtype=np.float64)
         names = self.feature_names_
-        for k in range(n_features):
-            s = frame.iloc[:, k]
+        for k, (_, s) in enumerate(frame.items()):
             if self.categorical_[k]:
                 Z[:, k] = _encode_nominal(s, self.categories_[k])
             else:
@@ -160,6 +159,16 @@ def _categories_of(s: pd.Series) -> np.ndarray:
 
 def _encode_nominal(s: pd.Series, categories: np.ndarray) -> np.ndarray:
     lookup = pd.Index(categories)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        # map the column's own categories once, then gather by its integer codes
+        mapping = lookup.get_indexer(np.asarray(s.cat.categories, dtype=object)).astype(np.float64)
+        mapping[mapping < 0] = UNSEEN
+        codes = s.cat.codes.to_numpy()
+        return (
+            np.where(codes < 0, np.nan, mapping[np.maximum(codes, 0)])
+            if mapping.size
+            else (np.where(codes < 0, np.nan, UNSEEN))
+        )
     values = np.asarray(s.astype(object), dtype=object)
     missing = pd.isna(values)
     codes = lookup.get_indexer(values).astype(np.float64)
