@@ -1,0 +1,130 @@
+"""``python -m repro.report experiment=NAME``: tables, figures, statistics and REPRODUCTION.md.
+
+Reads the stored records of an experiment (never refits) and follows the ``report:`` section of
+its config ``conf/experiment/NAME.yaml``::
+
+    report:
+      paper: boulle2007                 # experiments/<paper>/reported.csv → REPRODUCTION.md
+      title: "Boullé (2007), Table 3"
+      tables:                           # paper-layout tables (Markdown + LaTeX)
+        - name: table3
+          metrics: [accuracy, auc, compression_rate]
+          reference: snb_cma            # W/L by paired t-test over folds
+          caption: "..."
+      figures:                          # functions (records, out_dir, report_cfg) -> [paths]
+        - repro.report.figures.boulle2007:fig9
+      stats:                            # Friedman + post-hoc + CD diagram per entry
+        - {metric: auc, correction: bergmann}
+      substitutions: {madelon: madelon_like (generated stand-in)}
+
+Everything is written into ``<results_dir>/<experiment>/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from omegaconf import OmegaConf
+
+from repro.evaluation.records import read_records
+from repro.registry import CONF_DIR
+from repro.report.reproduction import compare_reported, read_reported, write_reproduction
+from repro.report.tables import comparison_table, to_latex, to_markdown
+
+EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
+
+
+def experiment_config(name: str) -> dict:
+    """The composed configuration of an experiment, with its sweep parameters resolved."""
+    from repro.__main__ import register_dataset_configs
+
+    valid = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
+    if name not in valid:
+        raise ValueError(f"Unknown experiment {name!r}; valid experiments: {', '.join(valid)}")
+    register_dataset_configs()
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            cfg = compose("config", overrides=[f"experiment={name}"], return_hydra_config=True)
+    finally:
+        GlobalHydra.instance().clear()
+    sweep = OmegaConf.to_container(cfg.hydra.sweeper.params or {}, resolve=False)
+    out = OmegaConf.to_container(cfg, resolve=False)
+    out.pop("hydra", None)
+    out["sweep"] = {k: [v.strip() for v in str(val).split(",")] for k, val in sweep.items()}
+    return out
+
+
+def _load_function(spec: str):
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def generate_report(experiment: str, results_dir="results", out_dir=None) -> list[Path]:
+    """Write the experiment's tables, figures, statistics and REPRODUCTION.md; return paths."""
+    cfg = experiment_config(experiment)
+    report = cfg.get("report") or {}
+    name = cfg.get("experiment_name", experiment)
+    source = Path(results_dir) / name
+    out = Path(out_dir) if out_dir is not None else source
+    records = read_records(source)
+    methods = cfg["sweep"].get("method") or sorted(records["method"].unique())
+    datasets = cfg["sweep"].get("dataset") or sorted(records["dataset"].unique())
+    records = records[records["method"].isin(methods)]
+    missing = sorted(set(datasets) - set(records["dataset"]))
+    written = []
+    out.mkdir(parents=True, exist_ok=True)
+    for spec in report.get("tables", []):
+        table = comparison_table(
+            records,
+            list(spec["metrics"]),
+            reference=spec.get("reference"),
+            methods=[m for m in methods if m in set(records["method"])],
+        )
+        caption = spec.get("caption", spec["name"])
+        note = (
+            f"\n{len(table.attrs['datasets'])} data sets: {', '.join(table.attrs['datasets'])}.\n"
+        )
+        if table.attrs["incomplete"]:
+            note += f"Left out (not every method ran): {', '.join(table.attrs['incomplete'])}.\n"
+        if missing:
+            note += f"Missing here: {', '.join(missing)}.\n"
+        md = out / f"{spec['name']}.md"
+        md.write_text(f"# {caption}\n\n{to_markdown(table)}{note}")
+        tex = out / f"{spec['name']}.tex"
+        tex.write_text(to_latex(table, caption=caption, label=f"tab:{name}:{spec['name']}"))
+        written += [md, tex]
+    for spec in report.get("figures", []):
+        written += list(_load_function(spec)(records, out, report))
+    for spec in report.get("stats", []):
+        from repro.report.compare import compare_records
+
+        written += list(
+            compare_records(
+                records,
+                metric=spec["metric"],
+                correction=spec.get("correction", "bergmann"),
+                out=out,
+                higher_is_better=spec.get("higher_is_better"),
+            )
+        )
+    paper = report.get("paper")
+    reported_path = EXPERIMENTS_DIR / str(paper) / "reported.csv" if paper else None
+    if reported_path is not None and reported_path.exists():
+        comparison = compare_reported(read_reported(reported_path), records)
+        tables = report.get("reported_tables")
+        if tables:
+            comparison = comparison[comparison["table"].isin(tables)]
+        written.append(
+            write_reproduction(
+                comparison,
+                out / "REPRODUCTION.md",
+                report.get("title", name),
+                missing_datasets=missing,
+                substitutions=report.get("substitutions"),
+            )
+        )
+    return written
