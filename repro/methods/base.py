@@ -47,6 +47,9 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         return estimator_tags(super().__sklearn_tags__())
 
     # ------------------------------------------------------------------ hooks
+    def _check_params(self) -> None:
+        """Raise a ValueError naming a hyper-parameter that is out of range (called by fit)."""
+
     def _make_variable_model(self, k: int, nominal: bool, n_categories: int) -> VariableModel:
         raise NotImplementedError
 
@@ -60,6 +63,7 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------------- fit
     def fit(self, X, y):
         start = time.perf_counter()
+        self._check_params()
         Z, y_idx = check_fit_input(self, X, y)
         n_classes = self.classes_.size
         self.class_count_ = np.bincount(y_idx, minlength=n_classes).astype(np.float64)

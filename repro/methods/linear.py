@@ -82,6 +82,9 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
         self.fit_report_ = {"n_iter": int(max(np.max(b.n_iter_) for b in binaries))}
         return self
 
+    def predict_log_proba(self, X):
+        return np.log(np.clip(self.predict_proba(X), np.finfo(float).tiny, None))
+
     def decision_function(self, X):
         check_is_fitted(self, "model_")
         Z = check_predict_input(self, X)
@@ -122,9 +125,6 @@ class LogisticRegressionClassifier(_LiblinearBaseline):
         D, _ = _design_matrix(self.encoder_, Z, self.mean_, self.scale_)
         return self.model_.predict_proba(D)
 
-    def predict_log_proba(self, X):
-        return np.log(np.clip(self.predict_proba(X), np.finfo(float).tiny, None))
-
 
 class LinearSVMClassifier(_LiblinearBaseline):
     """L2-regularised linear SVM (LinearSVC, liblinear) of wu2015 "SVM".
@@ -146,6 +146,3 @@ class LinearSVMClassifier(_LiblinearBaseline):
             p1 = expit(scores)
             return np.column_stack([1.0 - p1, p1])
         return softmax(scores, axis=1)
-
-    def predict_log_proba(self, X):
-        return np.log(np.clip(self.predict_proba(X), np.finfo(float).tiny, None))

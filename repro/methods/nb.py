@@ -37,6 +37,16 @@ def _check_positive(name, value, allow_zero=False):
         raise ValueError(f"{name} must be {bound}, got {value!r}")
 
 
+def _check_ddof(ddof):
+    if ddof not in (0, 1):
+        raise ValueError(f"ddof must be 0 or 1, got {ddof!r}")
+
+
+def _check_n_bins(n_bins):
+    if not isinstance(n_bins, int) or n_bins < 1:
+        raise ValueError(f"n_bins must be an integer ≥ 1, got {n_bins!r}")
+
+
 class GaussianNaiveBayes(WeightedNaiveBayes):
     """Naive Bayes with per-class normal densities for numeric variables (elovaara2008).
 
@@ -67,12 +77,10 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
         self.alpha = alpha
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+    def _check_params(self):
+        _check_ddof(self.ddof)
         _check_positive("var_smoothing", self.var_smoothing, allow_zero=True)
         _check_positive("alpha", self.alpha)
-        return super().fit(X, y)
 
     def _make_variable_model(self, k, nominal, n_categories):
         if nominal:
@@ -93,10 +101,8 @@ class EqualFrequencyNaiveBayes(WeightedNaiveBayes):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
-        if not isinstance(self.n_bins, int) or self.n_bins < 1:
-            raise ValueError(f"n_bins must be an integer ≥ 1, got {self.n_bins!r}")
-        return super().fit(X, y)
+    def _check_params(self):
+        _check_n_bins(self.n_bins)
 
     def _make_variable_model(self, k, nominal, n_categories):
         partition = (
@@ -115,10 +121,8 @@ class EqualWidthNaiveBayes(WeightedNaiveBayes):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
-        if not isinstance(self.n_bins, int) or self.n_bins < 1:
-            raise ValueError(f"n_bins must be an integer ≥ 1, got {self.n_bins!r}")
-        return super().fit(X, y)
+    def _check_params(self):
+        _check_n_bins(self.n_bins)
 
     def _make_variable_model(self, k, nominal, n_categories):
         if nominal:
@@ -139,11 +143,9 @@ class LaplaceNaiveBayes(WeightedNaiveBayes):
         self.ddof = ddof
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
+    def _check_params(self):
         _check_positive("alpha", self.alpha)
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
-        return super().fit(X, y)
+        _check_ddof(self.ddof)
 
     def _class_log_prior(self, class_count):
         return class_log_prior(class_count, alpha=self.alpha)
