@@ -11,7 +11,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from repro.registry import implemented_methods, make_method
 
 #: methods that need an external program, checked elsewhere
-EXTERNAL = {"khiops"}
+EXTERNAL = {"khiops"}  # starts the Khiops process at every fit: tested in test_khiops_oracle.py
 
 
 def _estimators():

@@ -1,0 +1,614 @@
+"""MODL as Khiops ≥ 10 implements it (SPEC §3.3, ../shared/KHIOPS_NOTES.md §1–§4).
+
+Differences from the 2006/2005 papers: universal codes for the number of parts (bounded
+``L_B(n; M) = ln C0Max(M) + ln2·log2*(n)``), a granularity g explored from 1 to ⌈log2 N⌉ on
+equal-frequency partiles (discretization) or frequency thresholds with a catch-all part (grouping),
+a null/informative bit ln 2 and the attribute selection cost A = ln K. The optimiser is the greedy
+merge + post-optimisation of :mod:`repro.preprocessing.modl` with Khiops' tie rules.
+
+Values are read as Khiops reads them: numbers rounded to 10 significant digits
+(:func:`to_continuous`, ``KWContinuous::StringToContinuous``), missing values sort first, and the
+interval bounds are Khiops' "human readable" means (:func:`human_readable_bound`).
+
+Known simplification: for three or more classes and more than three values, Khiops' grouping
+pipeline (reliable sub-groups, garbage group search) is replaced by the generic grouping heuristic
+of :func:`repro.preprocessing.modl.optimise_groups` without garbage group; two-class grouping and
+groupings of at most three values follow Khiops exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from repro.preprocessing.modl import (
+    EPSILON,
+    interval_counts,
+    lbinom,
+    lf,
+    optimise_groups,
+    optimise_intervals,
+    part_cost,
+)
+
+LOG2 = math.log(2.0)
+LN_STAR_TABLE_SIZE = 2000
+LN_BELL_TABLE_SIZE = 100
+C0_RISSANEN = 2.86511
+GARBAGE_MIN_VALUES = 7
+"""``KWFrequencyTable::nMinimumNumberOfModalitiesForGarbage``."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Universal codes and Bell numbers (KWStat.cpp)
+# ---------------------------------------------------------------------------------------------
+def _log2_star_raw(n: int) -> float:
+    cost = 0.0
+    x = math.log(1.0 * n) / LOG2
+    while x > 0:
+        cost += x
+        x = math.log(x) / LOG2
+    return cost
+
+
+@lru_cache(maxsize=1)
+def _tables():
+    ln_star = np.zeros(LN_STAR_TABLE_SIZE)
+    c0 = np.ones(LN_STAR_TABLE_SIZE)
+    for i in range(1, LN_STAR_TABLE_SIZE):
+        ln_star[i] = _log2_star_raw(i + 1)
+        c0[i] = c0[i - 1] + math.pow(2.0, -ln_star[i])
+    return ln_star, c0
+
+
+def log2_star(n: int) -> float:
+    """log2*(n) = Σ_{j≥1} max(log2^(j)(n), 0), base 2 (KWStat::LnStar); log2*(1) = 0."""
+    if n < 1:
+        raise ValueError(f"log2_star needs n ≥ 1, got {n}")
+    ln_star, _ = _tables()
+    return float(ln_star[n - 1]) if n < LN_STAR_TABLE_SIZE else _log2_star_raw(n)
+
+
+def c0_max(m: int) -> float:
+    """C0Max(M) = Σ_{k=1..M} 2^{−log2*(k)}: exact table below 2000, integral tail beyond."""
+    _, c0 = _tables()
+    if m < LN_STAR_TABLE_SIZE:
+        return float(c0[m - 1])
+    size = float(LN_STAR_TABLE_SIZE)
+    e3 = 65536
+
+    def l4(x):
+        return math.log(math.log(math.log(math.log(x) / LOG2) / LOG2) / LOG2) / LOG2
+
+    value = float(c0[-1])
+    if m < e3:
+        value += LOG2**4 * (l4(m * 1.0) - l4(size))
+    else:
+        value += LOG2**4 * (1 - l4(size)) + LOG2**5 * (math.log(l4(m * 1.0)) / LOG2)
+    return value
+
+
+def bounded_universal_code(n: int, n_max: int) -> float:
+    """L_B(n; M) = ln C0Max(M) + ln2·log2*(n) (KWStat::BoundedNaturalNumbersUniversalCodeLength)."""
+    return (math.log(c0_max(n_max)) / LOG2 + log2_star(n)) * LOG2
+
+
+def universal_code(n: int) -> float:
+    """L*(n) = ln 2.86511 + ln2·log2*(n) (KWStat::NaturalNumbersUniversalCodeLength)."""
+    return (math.log(C0_RISSANEN) / LOG2 + log2_star(n)) * LOG2
+
+
+@lru_cache(maxsize=1)
+def _ln_bell_table() -> np.ndarray:
+    size = LN_BELL_TABLE_SIZE
+    s = np.zeros((size, size))
+    for i in range(size):
+        s[i, 0] = 1.0
+        if i > 0:
+            s[i, 1] = 2.0**i - 1
+        if i > 1:
+            s[i, i] = 1.0
+        if i > 2:
+            s[i, i - 1] = i * (i + 1) // 2
+    for i in range(1, size):
+        for j in range(2, i - 1):
+            s[i, j] = s[i - 1, j - 1] + (j + 1) * s[i - 1, j]
+    table = np.full((size, size), np.nan)
+    for i in range(size):
+        bell = 0.0
+        for j in range(i + 1):
+            bell += s[i, j]
+            table[i, j] = math.log(bell)
+    return table
+
+
+def _main_bell_term_index(n: int, k: int) -> int:
+    i_min = int(math.floor(n / math.log(1.0 * n)))
+    i_max = int(math.ceil(n / (math.log(1.0 * n) - math.log(math.log(1.0 * n)))))
+    while i_max - i_min > 1:
+        i_new = (i_min + i_max) // 2
+        if i_new * math.log(1.0 * i_new) > n:
+            i_max = i_new
+        else:
+            i_min = i_new
+    return i_min if i_min < k else k
+
+
+def _ln_bell_series(n: int, k: int) -> float:
+    eps = 1e-6 / k
+    if n == 1:
+        return 0.0
+    if n == 2:
+        return math.log(1.0 * k)
+    inv_exp = math.exp(-1.0)
+    serie = [1.0]
+    factor, term = 1.0, 1.0
+    for i in range(1, 20):
+        factor *= -i
+        term += 1 / factor
+        serie.append(term)
+    i0 = _main_bell_term_index(n, k)
+    ln_i0 = n * math.log(1.0 * i0) - math.lgamma(i0 + 1)
+    total = 0.0
+    for i in range(i0, k + 1):
+        f = inv_exp if k - i >= 20 else serie[k - i]
+        t = math.exp(n * math.log(1.0 * i) - math.lgamma(i + 1) - ln_i0)
+        total += t * f
+        if t < eps:
+            break
+    for i in range(i0 - 1, 0, -1):
+        f = inv_exp if k - i >= 20 else serie[k - i]
+        t = math.exp(n * math.log(i * 1.0 / i0) + math.lgamma(i0 + 1) - math.lgamma(i + 1))
+        total += t * f
+        if t < eps:
+            break
+    return math.log(total) + ln_i0
+
+
+def ln_bell(n: int, k: int) -> float:
+    """ln B(n, k) = ln Σ_{i≤k} S(n, i) (KWStat::LnBell: table for n < 100, series beyond)."""
+    if not 1 <= k <= n:
+        raise ValueError(f"ln_bell needs 1 ≤ k ≤ n, got n={n}, k={k}")
+    if n < LN_BELL_TABLE_SIZE:
+        return float(_ln_bell_table()[n - 1, k - 1])
+    return _ln_bell_series(n, k)
+
+
+# ---------------------------------------------------------------------------------------------
+# Costs (KWUnivariatePartitionCost.cpp)
+# ---------------------------------------------------------------------------------------------
+def max_granularity(n_instances: int) -> int:
+    """G = ⌈log2 N⌉."""
+    return int(math.ceil(math.log(n_instances * 1.0) / LOG2)) if n_instances > 1 else 0
+
+
+def discretization_partition_costs(
+    n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
+) -> np.ndarray:
+    """pc[I], I = 0..n_parts_max, of KWMODLDiscretizationCosts (pc[0] = +inf).
+
+    pc[I] = ln2 + [I>1]·(A + L_B(g; G) + L_B(I−1; V−1) + (I−1)·ln(V−1) − lf(I−1)), with
+    V = min(2^g, N) and G = ⌈log2 N⌉.
+    """
+    v = min(2**granularity, n_instances) if granularity > 0 else n_instances
+    g_max = max_granularity(n_instances)
+    pc = np.full(n_parts_max + 1, np.inf)
+    if n_parts_max >= 1:
+        pc[1] = LOG2
+    base = (
+        LOG2
+        + attribute_cost
+        + (bounded_universal_code(granularity, g_max) if granularity > 0 else 0.0)
+    )
+    for i in range(2, n_parts_max + 1):
+        if v - 1 < 1:
+            break
+        pc[i] = (
+            base
+            + bounded_universal_code(i - 1, v - 1)
+            + (i - 1) * math.log(v - 1.0)
+            - math.lgamma(i)
+        )
+    return pc
+
+
+def grouping_partition_costs(
+    n_values: int, granularity: int, n_instances: int, attribute_cost: float
+) -> np.ndarray:
+    """pc[I], I = 0..V, of KWMODLGroupingCosts without garbage group (pc[0] = +inf).
+
+    pc[I] = ln2 + [I>1]·(A + L_B(g; G) + [V>7]·ln2 + L_B(I−1; V−1) + ln B(V, I)).
+    """
+    v = n_values
+    g_max = max_granularity(n_instances)
+    pc = np.full(v + 1, np.inf)
+    if v >= 1:
+        pc[1] = LOG2
+    base = LOG2 + attribute_cost + bounded_universal_code(max(granularity, 1), g_max)
+    if v > GARBAGE_MIN_VALUES:
+        base += LOG2
+    for i in range(2, v + 1):
+        pc[i] = base + bounded_universal_code(i - 1, v - 1) + ln_bell(v, i)
+    return pc
+
+
+def null_cost(class_counts) -> float:
+    """ln2 + ln C(N+J−1, J−1) + ln(N!/Π_j N_j!) (KWLearningSpec::ComputeNullCost)."""
+    class_counts = np.asarray(class_counts, dtype=np.float64)
+    n, j = class_counts.sum(), class_counts.size
+    return float(LOG2 + lbinom(n + j - 1, j - 1) + lf(n) - lf(class_counts).sum())
+
+
+def level(cost: float, null: float, n_parts: int) -> float:
+    """Level = 1 − cost/null; forced to 0 below 1e-10 or for a single part."""
+    value = 1.0 - cost / null if null > 0 else 0.0
+    return 0.0 if (value < 1e-10 or n_parts <= 1) else value
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading numbers as Khiops does (KWContinuous.cpp)
+# ---------------------------------------------------------------------------------------------
+_POS10 = np.array([float(f"1e{k}") for k in range(310)])
+_NEG10 = np.array([float(f"1e-{k}") for k in range(310)])
+DIGITS = 10
+
+
+def _exponent(x: np.ndarray) -> np.ndarray:
+    """Decimal exponent e with 10^e ≤ x < 10^(e+1) (x > 0), via the literal power table."""
+    e = np.floor(np.log10(x)).astype(np.int64)
+    e = np.clip(e, -300, 300)
+    pw = np.where(e >= 0, _POS10[np.clip(e, 0, 309)], _NEG10[np.clip(-e, 0, 309)])
+    e = np.where(pw > x, e - 1, e)
+    pw1 = np.where(e + 1 >= 0, _POS10[np.clip(e + 1, 0, 309)], _NEG10[np.clip(-(e + 1), 0, 309)])
+    return np.where(pw1 <= x, e + 1, e)
+
+
+def to_continuous(x) -> np.ndarray:
+    """Round to 10 significant digits as KWContinuous::DoubleToContinuous (NaN kept)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = x.copy()
+    ok = np.isfinite(x) & (x != 0)
+    if not ok.any():
+        return out
+    v = np.abs(x[ok])
+    e = _exponent(v)
+    idx = e - DIGITS + 1
+    mant = np.where(idx >= 0, v * _NEG10[np.clip(idx, 0, 309)], v * _POS10[np.clip(-idx, 0, 309)])
+    m = np.floor(mant + 0.5)
+    carry = m >= 1e10
+    m = np.where(carry, 1e9, m)
+    idx = np.where(carry, idx + 1, idx)
+    val = np.where(idx >= 0, m * _POS10[np.clip(idx, 0, 309)], m * _NEG10[np.clip(-idx, 0, 309)])
+    out[ok] = np.where(x[ok] < 0, -val, val)
+    return out
+
+
+def _human_readable(lower: float, upper: float) -> float:
+    """KWContinuous::ComputeHumanReadableContinuous: the simplest decimal in [lower, upper]."""
+    value = (lower + upper) / 2
+    max_delta = (upper - lower) / 2
+    if value == 0:
+        return 0.0
+    pos = abs(value)
+    e = int(_exponent(np.array([pos]))[0])
+    full = e - DIGITS + 1
+    if full >= 0:
+        mant = int(pos * _NEG10[full] + 0.5)
+        new = mant * _POS10[full]
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = mant * _POS10[full]
+    else:
+        mant = int(pos * _POS10[-full] + 0.5)
+        new = mant * _NEG10[-full]
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = mant * _NEG10[-full] if full <= 0 else mant * _POS10[full]
+    if value < 0:
+        result = -result
+    result = min(max(result, lower), upper)
+    return float(to_continuous(np.array([result]))[0])
+
+
+def human_readable_bound(a: float, b: float) -> float:
+    """Bound between consecutive values a < b (KWContinuous::GetHumanReadableLowerMeanValue)."""
+    if not (np.isfinite(a) and np.isfinite(b)):
+        return -np.inf
+    lo, hi = (a, b) if a <= b else (b, a)
+    low_mean = (11 * lo + 9 * hi) / 20
+    up_mean = (9 * lo + 11 * hi) / 20
+    low_mean = max(low_mean, lo)
+    up_mean = min(up_mean, hi)
+    mean = _human_readable(low_mean, up_mean)
+    if mean <= lo or mean >= hi:
+        return lo
+    return mean
+
+
+# ---------------------------------------------------------------------------------------------
+# Discretization (KWDiscretizerMODL.cpp)
+# ---------------------------------------------------------------------------------------------
+def quantile_partiles(freqs: np.ndarray, n_partiles: int) -> np.ndarray:
+    """Last value index of each equal-frequency partile (KWQuantileIntervalBuilder)."""
+    freqs = np.asarray(freqs, dtype=np.int64)
+    n = int(freqs.sum())
+    m = freqs.size
+    if n_partiles >= n:
+        return np.arange(m)
+    cum = np.cumsum(freqs)
+    ends = []
+    r = 0
+    last = -1
+    half = n_partiles / 2
+    for q in range(n_partiles):
+        t = n * (q + 1) / n_partiles
+        t = t - 1e-10 if q < half else t + 1e-10
+        ti = math.floor(t + 0.5)
+        while r < m - 1 and cum[r] < ti:
+            r += 1
+        prev_cum = cum[r - 1] if r > 0 else 0
+        up = r - 1 if abs(t - prev_cum) <= abs(cum[r] - t) else r
+        if up > last:
+            ends.append(up)
+            last = up
+    if not ends or ends[-1] != m - 1:
+        ends.append(m - 1)
+    return np.asarray(ends, dtype=np.int64)
+
+
+def merge_pure_rows(rows: np.ndarray) -> np.ndarray:
+    """Last row index of each block after merging adjacent rows pure on the same class.
+
+    As ``MergeFrequencyTablePureIntervals``: the first row never merges with the second.
+    """
+    ends = []
+    prev_pure = -1
+    for i in range(rows.shape[0]):
+        total = rows[i].sum()
+        nz = np.flatnonzero(rows[i])
+        cls = nz[0] if nz.size else 0
+        pure = rows[i, cls] == total
+        if i == 0:
+            ends.append(0)
+            continue
+        if pure:
+            if prev_pure > -1 and prev_pure == cls:
+                ends[-1] = i
+            else:
+                prev_pure = cls
+                ends.append(i)
+        else:
+            prev_pure = -1
+            ends.append(i)
+    return np.asarray(ends, dtype=np.int64)
+
+
+def _blocks_to_rows(table_ends: np.ndarray, block_ends) -> np.ndarray:
+    """Map interval ends over blocks (rows of a coarser table) to ends over the source rows."""
+    return np.asarray([table_ends[e] for e in block_ends], dtype=np.int64)
+
+
+def discretize_table(
+    rows: np.ndarray, attribute_cost: float, max_parts: int = 0
+) -> tuple[np.ndarray, int, float]:
+    """Khiops discretization of a table of distinct sorted values × class counts.
+
+    Returns (interval ends over the rows, granularity, cost).
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    n = int(rows.sum())
+    m = rows.shape[0]
+    if n == 0 or m == 1:
+        pc = discretization_partition_costs(1, 0, max(n, 1), attribute_cost)
+        return np.array([m - 1]), 0, float(pc[1] + part_cost(rows.sum(axis=0)).sum())
+    freqs = rows.sum(axis=1).astype(np.int64)
+    g_max = max_granularity(n)
+    best = (np.inf, None, None)
+    prev_p = 0
+    current, last_explored = -1, -1
+    g = 1
+    is_last = False
+    partiles_at = {}
+    while g <= g_max and not is_last:
+        if 2**g >= n:
+            p_ends = np.arange(m)
+        else:
+            p_ends = quantile_partiles(freqs, 2**g)
+        partiles_at[g] = p_ends
+        p = p_ends.size
+        is_last = p == m
+        selected = p >= 1.5 * prev_p and p * 1.5 <= m
+        if selected or is_last:
+            last_explored, current = current, g
+            table = interval_counts(rows, p_ends)
+            blocks = merge_pure_rows(table)
+            merged = interval_counts(table, blocks)
+            pc = discretization_partition_costs(merged.shape[0], g, n, attribute_cost)
+            ends = optimise_intervals(merged, pc, "optimized_greedy", max_parts)
+            counts = interval_counts(merged, ends)
+            cost = float(pc[len(ends)] + part_cost(counts).sum())
+            if cost < best[0] - EPSILON:
+                row_ends = p_ends[blocks[np.asarray(ends)]]
+                best = (cost, row_ends, g)
+        prev_p = p
+        g += 1
+    cost, row_ends, g_best = best
+    if last_explored != -1 and g_best > last_explored + 1:
+        g_best = _post_optimise_granularity(freqs, row_ends, g_best, last_explored)
+    counts = interval_counts(rows, row_ends)
+    pc = discretization_partition_costs(len(row_ends), g_best, n, attribute_cost)
+    cost = float(pc[len(row_ends)] + part_cost(counts).sum())
+    return row_ends, g_best, cost
+
+
+def _post_optimise_granularity(freqs, row_ends, g_best, last_explored) -> int:
+    """Smallest granularity (down to last_explored+1) at which every bound is a partile bound."""
+    cum = np.cumsum(freqs)
+    interval_cum = cum[np.asarray(row_ends)]
+    n_int = len(row_ends)
+    n = int(cum[-1])
+    best = g_best
+    g = g_best - 1
+    while g != last_explored:
+        q = 2**g
+        if q < n_int:
+            break
+        p_ends = np.arange(freqs.size) if q >= n else quantile_partiles(freqs, q)
+        if p_ends.size < n_int:
+            break
+        if not np.isin(interval_cum, cum[p_ends]).all():
+            break
+        best = g
+        g -= 1
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Grouping (KWGrouperMODL.cpp)
+# ---------------------------------------------------------------------------------------------
+def _set_partitions(n: int):
+    """All partitions of range(n) as label lists (restricted growth strings)."""
+
+    def rec(i, labels, k):
+        if i == n:
+            yield list(labels)
+            return
+        for lab in range(k + 1):
+            labels.append(lab)
+            yield from rec(i + 1, labels, max(k, lab + 1))
+            labels.pop()
+
+    yield from rec(0, [], 0)
+
+
+def _group_table(table: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Group labels of the rows of a granularised table (V rows)."""
+    v, n_classes = table.shape
+    if v <= 1:
+        return np.zeros(v, dtype=np.int64)
+    if v <= 3:
+        best = (np.inf, None)
+        for labels in _set_partitions(v):
+            labels = np.asarray(labels)
+            k = labels.max() + 1
+            counts = np.zeros((k, n_classes))
+            np.add.at(counts, labels, table)
+            c = pc[k] + part_cost(counts).sum()
+            if c < best[0] - EPSILON:
+                best = (c, labels)
+        return best[1]
+    if n_classes == 2:
+        # merge pure values of the same class, then order by P(class 0)
+        totals = table.sum(axis=1)
+        pure0 = table[:, 1] == 0
+        pure1 = table[:, 0] == 0
+        units = []  # list of row lists
+        if pure0.any():
+            units.append(list(np.flatnonzero(pure0)))
+        if pure1.any():
+            units.append(list(np.flatnonzero(pure1)))
+        units += [[i] for i in np.flatnonzero(~pure0 & ~pure1)]
+        ucounts = np.array([table[u].sum(axis=0) for u in units])
+        p0 = ucounts[:, 0] / ucounts.sum(axis=1)
+        order = np.argsort(-p0, kind="stable")
+        ordered = ucounts[order]
+        ends = optimise_intervals(ordered, pc[: v + 1], "optimized_greedy")
+        labels = np.empty(v, dtype=np.int64)
+        start = 0
+        for k, e in enumerate(ends):
+            for pos in range(start, e + 1):
+                labels[units[order[pos]]] = k
+            start = e + 1
+        del totals
+        return labels
+    return optimise_groups(table, pc)
+
+
+def group_values(
+    value_counts: np.ndarray, attribute_cost: float
+) -> tuple[np.ndarray, int, float, np.ndarray]:
+    """Khiops grouping of V values (rows: class counts, sorted by decreasing frequency).
+
+    Returns (group label of each value, granularity, cost, catch-all mask of the values).
+    """
+    value_counts = np.asarray(value_counts, dtype=np.float64)
+    n = int(value_counts.sum())
+    freqs = value_counts.sum(axis=1)
+    v_all = freqs.size
+    single = np.zeros(v_all, dtype=np.int64)
+    if v_all <= 1 or n == 0:
+        pc = grouping_partition_costs(1, 0, max(n, 1), attribute_cost)
+        return (
+            single,
+            0,
+            float(pc[1] + part_cost(value_counts.sum(axis=0)).sum()),
+            np.zeros(v_all, bool),
+        )
+    g_max = int(math.floor(math.log2(n)))
+    if 2**g_max == n:
+        g_max -= 1
+    p_max = int((freqs >= 2).sum()) + int((freqs < 2).any())
+    best = (np.inf, None, None, None)
+    prev_p, current, last_explored = 0, -1, -1
+    explored = []
+    for g in range(1, max(g_max, 1) + 1):
+        threshold = math.ceil(n / 2**g)
+        kept = (freqs >= threshold) & (freqs >= 2)
+        catch = ~kept
+        p = int(kept.sum()) + int(catch.any())
+        is_last = p == p_max
+        selected = p >= 1.5 * prev_p and 1.5 * p <= p_max
+        if selected or is_last:
+            last_explored, current = current, g
+            explored.append(g)
+            table, members = _granular_table(value_counts, kept)
+            pc = grouping_partition_costs(table.shape[0], g, n, attribute_cost)
+            labels = _group_table(table, pc)
+            k = labels.max() + 1
+            counts = np.zeros((k, value_counts.shape[1]))
+            np.add.at(counts, labels, table)
+            cost = float(pc[k] + part_cost(counts).sum())
+            if cost < best[0] - EPSILON:
+                value_labels = np.empty(v_all, dtype=np.int64)
+                for row, vals in enumerate(members):
+                    value_labels[vals] = labels[row]
+                best = (cost, value_labels, g, catch)
+        prev_p = p
+        if is_last:
+            break
+    cost, value_labels, g_best, catch = best
+    if last_explored != -1 and g_best > last_explored + 1:
+        g = g_best - 1
+        while g != last_explored:
+            threshold = math.ceil(n / 2**g)
+            kept_g = (freqs >= threshold) & (freqs >= 2)
+            if (~kept_g).any() and np.unique(value_labels[~kept_g]).size > 1:
+                break
+            g_best, catch = g, ~kept_g
+            g -= 1
+    # The reported cost is that of the partition of the *initial* values: V = all distinct
+    # values, the catch-all members counted one by one (checked against Khiops 11 reports).
+    k = value_labels.max() + 1
+    counts = np.zeros((k, value_counts.shape[1]))
+    np.add.at(counts, value_labels, value_counts)
+    pc = grouping_partition_costs(v_all, g_best, n, attribute_cost)
+    cost = float(pc[k] + part_cost(counts).sum())
+    return value_labels, g_best, cost, catch
+
+
+def _granular_table(value_counts: np.ndarray, kept: np.ndarray):
+    """Rows: the kept values (in order), then the catch-all part if not empty."""
+    members = [[i] for i in np.flatnonzero(kept)]
+    rows = [value_counts[i] for i in np.flatnonzero(kept)]
+    if (~kept).any():
+        members.append(list(np.flatnonzero(~kept)))
+        rows.append(value_counts[~kept].sum(axis=0))
+    return np.asarray(rows), members

@@ -1,0 +1,205 @@
+"""Khiops ≥ 10 MODL (SPEC §3.3): costs vs KHIOPS_NOTES reference numbers, brute force."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.model_selection import train_test_split
+
+from repro.preprocessing import modl
+from repro.preprocessing import modl_khiops as mk
+from repro.preprocessing.discretizers import MODLDiscretizer, MODLGrouper
+
+
+def test_universal_codes():
+    assert mk.log2_star(1) == 0.0
+    assert mk.log2_star(2) == pytest.approx(1.0)
+    assert mk.log2_star(16) == pytest.approx(4 + 2 + 1)
+    assert mk.c0_max(1) == 1.0
+    assert mk.c0_max(2) == pytest.approx(1.5)
+    # the tail approximation continues the exact table smoothly
+    exact = 1 + sum(2.0 ** -mk._log2_star_raw(k) for k in range(2, 2101))
+    assert mk.c0_max(2100) == pytest.approx(exact, rel=1e-6)
+    assert mk.universal_code(1) == pytest.approx(math.log(2.86511))
+    assert mk.bounded_universal_code(1, 1) == pytest.approx(0.0)
+
+
+def test_ln_bell_table_and_series():
+    assert math.exp(mk.ln_bell(5, 5)) == pytest.approx(52)
+    assert math.exp(mk.ln_bell(4, 2)) == pytest.approx(8)
+    # series (n ≥ 100) vs exact log-space recurrence
+    exact = modl.log_bell(120)
+    for k in (2, 10, 50, 120):
+        assert mk.ln_bell(120, k) == pytest.approx(exact[k], rel=1e-6)
+
+
+def test_to_continuous_and_bounds():
+    # mantissa × 10^-10 as in C: 3333333333 * 1e-10
+    assert mk.to_continuous(np.array([1 / 3]))[0] == 3333333333 * 1e-10
+    assert mk.to_continuous(np.array([-123456789.987654]))[0] == -123456790.0
+    assert np.isnan(mk.to_continuous(np.array([np.nan]))[0])
+    assert mk.human_readable_bound(101.7, 101.9) == pytest.approx(101.8)
+    b = mk.human_readable_bound(0.1091, 0.11)
+    assert b == pytest.approx(0.10955, rel=1e-12)  # the example of KHIOPS_NOTES §2.6
+
+
+def test_quantile_partiles_ties_collapse():
+    freqs = np.array([1, 1, 10, 1, 1])
+    ends = mk.quantile_partiles(freqs, 4)
+    assert ends[-1] == 4 and np.all(np.diff(ends) > 0)
+    assert mk.quantile_partiles(np.ones(8, int), 4).tolist() == [1, 3, 5, 7]
+
+
+def test_pure_merge_first_row_never_merges():
+    rows = np.array([[2, 0], [3, 0], [1, 0], [0, 2], [1, 1]], float)
+    assert mk.merge_pure_rows(rows).tolist() == [0, 2, 3, 4]
+
+
+@pytest.fixture(scope="module")
+def breast_cancer_split():
+    return split("breast_cancer")
+
+
+def test_reference_costs_breast_cancer(breast_cancer_split):
+    """KHIOPS_NOTES §7: worst perimeter, level 0.646029, costs (4.09434, 23.1283, 66.9874)."""
+    Xtr, _, ytr, _ = breast_cancer_split
+    d = MODLDiscretizer("khiops", n_variables=30).fit(Xtr["worst perimeter"].to_numpy(), ytr)
+    assert d.n_intervals_ == 3
+    assert d.bounds_.tolist() == [101.8, 114.8]
+    assert d.construction_cost_ == pytest.approx(4.09434, abs=1e-5)
+    assert d.preparation_cost_ == pytest.approx(23.1283, abs=1e-4)
+    assert d.data_cost_ == pytest.approx(66.9874, abs=1e-4)
+    assert d.level_ == pytest.approx(0.646029, abs=1e-6)
+    area = MODLDiscretizer("khiops", n_variables=30).fit(Xtr["worst area"].to_numpy(), ytr)
+    assert area.n_intervals_ == 3 and area.granularity_ == 7
+
+
+def test_null_cost_and_level_definition(breast_cancer_split):
+    _, _, ytr, _ = breast_cancer_split
+    counts = np.unique(ytr, return_counts=True)[1]
+    n = counts.sum()
+    null = math.log(2) + modl.lbinom(n + 1, 1) + modl.lf(n) - modl.lf(counts).sum()
+    assert mk.null_cost(counts) == pytest.approx(null)
+    assert mk.level(null, null, 3) == 0.0
+    assert mk.level(0.5 * null, null, 1) == 0.0
+    assert mk.level(0.5 * null, null, 2) == pytest.approx(0.5)
+
+
+def test_heuristic_vs_exact_dp_per_granularity():
+    """At a fixed granularity the greedy heuristic is never below the exact optimum (DP), and
+    reaches it on most random small tables (Khiops is not guaranteed optimal, KHIOPS_NOTES §2.4)."""
+    rng = np.random.default_rng(3)
+    hits = 0
+    for _trial in range(40):
+        n_rows, j = rng.integers(3, 14), rng.integers(2, 4)
+        rows = rng.multinomial(rng.integers(2, 9), np.ones(j) / j, size=n_rows).astype(float)
+        rows[rows.sum(axis=1) == 0, 0] = 1
+        n = int(rows.sum())
+        g = mk.max_granularity(n)
+        pc = mk.discretization_partition_costs(n_rows, g, n, math.log(5))
+        dp = modl.optimise_intervals(rows, pc, "optimal")
+        heur = modl.optimise_intervals(rows, pc, "optimized_greedy")
+        c_dp = modl.partition_total_cost(rows, dp, pc)
+        c_h = modl.partition_total_cost(rows, heur, pc)
+        assert c_h >= c_dp - 1e-9
+        hits += c_h < c_dp + 1e-6
+    assert hits >= 36
+
+
+def test_small_grouping_is_exhaustive():
+    """≤ 3 values: Khiops enumerates the 5 partitions; check against brute force."""
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        counts = rng.multinomial(30, [0.3, 0.3, 0.4], size=3).astype(float)
+        n = int(counts.sum())
+        pc = mk.grouping_partition_costs(3, 1, n, 0.0)
+        labels = mk._group_table(counts, pc)
+        k = labels.max() + 1
+        g = np.zeros((k, 3))
+        np.add.at(g, labels, counts)
+        best = min(
+            pc[max(lab) + 1] + modl.part_cost(_sum(counts, lab)).sum()
+            for lab in mk._set_partitions(3)
+        )
+        assert pc[k] + modl.part_cost(g).sum() == pytest.approx(best)
+
+
+def _sum(counts, labels):
+    labels = np.asarray(labels)
+    g = np.zeros((labels.max() + 1, counts.shape[1]))
+    np.add.at(g, labels, counts)
+    return g
+
+
+def test_grouper_khiops_default_group_and_missing():
+    x = np.array(["a"] * 40 + ["b"] * 40 + ["c"] * 1 + [None] * 19, dtype=object)
+    y = np.array([0] * 38 + [1] * 2 + [1] * 38 + [0] * 2 + [1] + [0] * 19)
+    g = MODLGrouper("khiops").fit(x, y)
+    assert g.informative_
+    codes = g.transform(np.array(["a", "b", "zzz", None], dtype=object))
+    assert codes[2] == g.default_group_
+    assert codes[0] != codes[1]
+
+
+def test_discretizer_khiops_missing_first():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=300)
+    y = (x > 0).astype(int)
+    x[:40] = np.nan
+    y[:40] = 0
+    d = MODLDiscretizer("khiops").fit(x, y)
+    assert d.informative_ and np.isneginf(d.bounds_[0]) or d.bounds_.size >= 1
+    assert d.transform(np.array([np.nan]))[0] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Data sets shared with test_fnb_khiops.py and test_khiops_oracle.py (KHIOPS_NOTES §8 protocol:
+# stratified 70/30 split, seed 0)
+# ---------------------------------------------------------------------------------------------
+
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "datasets"
+
+
+def waveform(n=5000):
+    """Breiman's waveform exactly as in KHIOPS_NOTES §8 (numpy default_rng(0))."""
+    rng = np.random.default_rng(0)
+    i = np.arange(1, 22)
+    h1 = np.maximum(6 - np.abs(i - 11), 0)
+    h2 = np.maximum(6 - np.abs(i - 15), 0)
+    h3 = np.maximum(6 - np.abs(i - 7), 0)
+    waves, pairs = [h1, h2, h3], [(0, 1), (0, 2), (1, 2)]
+    y = rng.integers(0, 3, n)
+    u = rng.random(n)[:, None]
+    X = (
+        u * np.stack([waves[pairs[c][0]] for c in y])
+        + (1 - u) * np.stack([waves[pairs[c][1]] for c in y])
+        + rng.standard_normal((n, 21))
+    )
+    return pd.DataFrame(X, columns=[f"x{k}" for k in range(1, 22)]), pd.Series(y)
+
+
+def load(name):
+    if name == "waveform":
+        X, y = waveform()
+    elif name == "wine":
+        X, y = load_wine(return_X_y=True, as_frame=True)
+    elif name == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    else:
+        df = pd.read_parquet(DATA_DIR / f"{name}.parquet")
+        y = df.pop("class")
+        X = df
+    X = X.copy()
+    for c in X.columns:
+        if not pd.api.types.is_numeric_dtype(X[c]):
+            X[c] = X[c].astype(str).where(X[c].notna()).astype("category")
+    return X, y.astype(str)
+
+
+def split(name):
+    X, y = load(name)
+    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
