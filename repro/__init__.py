@@ -8,8 +8,9 @@ The stable API::
     list_datasets()               the data catalog (SPEC §6)
     evaluate(method, dataset, protocol="cv10", seed=0, n_jobs=1)   tidy records (SPEC §9)
 
-Estimator classes are importable from here too (``from repro import GaussianNaiveBayes``).
-Attributes are loaded lazily so that ``import repro`` stays cheap.
+The estimator class of every registered method is importable from here too
+(``from repro import GaussianNaiveBayes``); attributes are loaded lazily so that ``import repro``
+stays cheap.
 """
 
 from __future__ import annotations
@@ -18,32 +19,32 @@ import importlib
 
 __version__ = "0.1.0"
 
-_LAZY = {
+_API = {
     "make_method": "repro.registry",
     "list_methods": "repro.registry",
     "evaluate": "repro.evaluation.runner",
     "load_dataset": "repro.datasets",
     "list_datasets": "repro.datasets",
     "Dataset": "repro.datasets",
-    "GaussianNaiveBayes": "repro.methods.nb",
-    "EqualFrequencyNaiveBayes": "repro.methods.nb",
-    "EqualWidthNaiveBayes": "repro.methods.nb",
-    "LaplaceNaiveBayes": "repro.methods.nb",
-    "LogisticRegressionClassifier": "repro.methods.linear",
-    "LinearSVMClassifier": "repro.methods.linear",
     "WeightedNaiveBayes": "repro.methods.base",
 }
 
-__all__ = sorted(_LAZY)
+
+def _estimator_classes() -> dict[str, str]:
+    """Class name -> module of every registered method (read from conf/method/*.yaml)."""
+    from repro.registry import estimator_targets
+
+    return {t.rsplit(".", 1)[1]: t.rsplit(".", 1)[0] for t in estimator_targets()}
 
 
 def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+    module = _API.get(name) or (None if name.startswith("_") else _estimator_classes().get(name))
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'repro' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_LAZY))
+    return sorted(set(globals()) | set(_API) | set(_estimator_classes()))

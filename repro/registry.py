@@ -64,6 +64,12 @@ def implemented_methods() -> list[str]:
     return sorted(p.stem for p in METHOD_DIR.glob("*.yaml") if p.stem not in ALIASES)
 
 
+def estimator_targets() -> list[str]:
+    """The distinct ``_target_`` classes of the method configs (dotted paths)."""
+    targets = {OmegaConf.load(p).get("_target_") for p in METHOD_DIR.glob("*.yaml")}
+    return sorted(t for t in targets if t)
+
+
 def valid_method_names() -> list[str]:
     return sorted(set(implemented_methods()) | set(METHODS) | set(ALIASES))
 

@@ -1,0 +1,50 @@
+"""The method registry: ids, aliases, display names, planned methods, package exports."""
+
+import pytest
+from omegaconf import OmegaConf
+
+import repro
+from repro.registry import (
+    ALIASES,
+    METHOD_DIR,
+    METHODS,
+    MethodNotImplementedError,
+    implemented_methods,
+    list_methods,
+    make_method,
+    resolve_method_id,
+)
+
+
+def test_every_registered_estimator_class_is_exported_by_the_package():
+    for path in METHOD_DIR.glob("*.yaml"):
+        target = OmegaConf.load(path)["_target_"]
+        cls = getattr(repro, target.rsplit(".", 1)[1])
+        assert f"{cls.__module__}.{cls.__name__}" == target
+    with pytest.raises(AttributeError):
+        repro.NoSuchClassifier  # noqa: B018
+
+
+def test_list_methods_covers_the_papers_and_marks_implemented():
+    table = list_methods().set_index("id")
+    assert set(METHODS) <= set(table.index)
+    assert table.loc["nb_gaussian", "implemented"]
+    assert table.loc["nb_gaussian", "display_name"] == "Gaussian"
+    assert set(table.index[table["implemented"]]) == set(implemented_methods())
+
+
+def test_aliases_and_planned_methods():
+    for alias, target in ALIASES.items():
+        if target in implemented_methods():
+            assert resolve_method_id(alias) == target
+        else:
+            with pytest.raises(MethodNotImplementedError, match="not implemented yet"):
+                make_method(alias)
+    with pytest.raises(ValueError, match="Unknown method 'xyz'"):
+        resolve_method_id("xyz")
+
+
+def test_make_method_overrides_defaults_and_returns_fresh_estimators():
+    a = make_method("nb_ef", n_bins=4)
+    b = make_method("nb_ef")
+    assert a.n_bins == 4 and b.n_bins == 10 and a is not b
