@@ -56,20 +56,22 @@ def test_markdown_and_latex_render_every_cell():
 def test_compare_reported_and_reproduction_file(tmp_path):
     reported = pd.DataFrame(
         {
-            "method": ["a", "a", "a", "b"],
-            "dataset": ["d1", "d3", "mean", "mean"],
-            "metric": ["accuracy"] * 4,
-            "value": [0.9, 0.5, 0.8, 0.7],
-            "table": ["Table 1"] * 4,
+            "method": ["a", "a", "a", "b", "b", "b", "a"],
+            "dataset": ["d1", "d3", "mean", "mean", "rank", "wins", "mean"],
+            "metric": ["accuracy"] * 6 + ["auc"],
+            "value": [0.9, 0.5, 0.8, 0.7, 2.0, 1, 0.9],
+            "table": ["Table 1"] * 7,
         }
     )
-    comp = compare_reported(reported, _records())
-    d1 = comp.query("dataset == 'd1'").iloc[0]
+    comp = compare_reported(reported, _records()).set_index(["method", "dataset", "metric"])
+    d1 = comp.loc[("a", "d1", "accuracy")]
     assert d1["reproduced"] == pytest.approx(0.915) and d1["difference"] == pytest.approx(0.015)
-    assert np.isnan(comp.query("dataset == 'd3'")["reproduced"].iloc[0])
-    mean_a = comp.query("dataset == 'mean' and method == 'a'").iloc[0]
-    assert mean_a["reproduced"] == pytest.approx(0.915)  # only d1 of the table's d1, d3
-    assert mean_a["note"] == "partial: 1 of 2 data sets"
-    path = write_reproduction(comp, tmp_path / "REPRODUCTION.md", "Toy", ["d3"], {"d3": "none"})
+    assert np.isnan(comp.loc[("a", "d3", "accuracy"), "reproduced"])
+    # aggregates over the data sets both methods ran (d1, d2), reference a (no "wins" rows)
+    assert comp.loc[("a", "mean", "accuracy"), "reproduced"] == pytest.approx((0.915 + 0.7) / 2)
+    assert comp.loc[("b", "rank", "accuracy"), "reproduced"] == pytest.approx(1.75)
+    assert comp.loc[("b", "wins", "accuracy"), "reproduced"] == 1
+    assert comp.loc[("a", "mean", "accuracy"), "note"] == "over 2 data sets"
+    path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", ["d3"], {"d3": "x"})
     text = path.read_text()
-    assert "3 of 4 published numbers reproduced" in text and "## Table 1" in text
+    assert "5 of 7 published numbers reproduced" in text and "## Table 1" in text

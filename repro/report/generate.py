@@ -98,7 +98,7 @@ def generate_report(experiment: str, results_dir="results", out_dir=None) -> lis
         tex.write_text(to_latex(table, caption=caption, label=f"tab:{name}:{spec['name']}"))
         written += [md, tex]
     for spec in report.get("figures", []):
-        written += list(_load_function(spec)(records, out, report))
+        written += list(_load_function(spec)(records, out, {**report, "methods": methods}))
     for spec in report.get("stats", []):
         from repro.report.compare import compare_records
 

@@ -1,0 +1,36 @@
+"""Shared figure helpers: saving in PNG and PDF, method display order and names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from repro.registry import display_name  # noqa: E402
+from repro.stats.tests import metric_table  # noqa: E402
+
+
+def save(fig, out_dir, name: str) -> list[Path]:
+    """Write ``name``.png and ``name``.pdf into ``out_dir``; close the figure."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]
+    fig.savefig(paths[0], dpi=150, bbox_inches="tight")
+    fig.savefig(paths[1], bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def common_tables(records: pd.DataFrame, metrics: list[str], methods: list[str]) -> dict:
+    """Data sets × methods tables of each metric, restricted to the data sets all methods ran."""
+    tables = {m: metric_table(records, m)[methods] for m in metrics}
+    complete = set.intersection(*(set(t.dropna().index) for t in tables.values()))
+    return {m: t.loc[sorted(complete)] for m, t in tables.items()}
+
+
+def method_labels(methods: list[str]) -> list[str]:
+    return [display_name(m) for m in methods]
