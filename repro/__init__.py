@@ -27,6 +27,9 @@ _API = {
     "list_datasets": "repro.datasets",
     "Dataset": "repro.datasets",
     "WeightedNaiveBayes": "repro.methods.base",
+    "CMANaiveBayes": "repro.methods.averaging",  # the name SPEC §1 uses for SNB(CMA)
+    "BERThreshold": "repro.methods.threshold",
+    "FeatureConstruction": "repro.datasets.construction",
 }
 
 
