@@ -30,6 +30,15 @@ def test_main_job_waveform_accuracy(tmp_path):
     assert len(acc) == 10 and 0.78 < acc.mean() < 0.83  # NB on waveform: about 0.80
 
 
+def test_readme_main_job_snb_cma_on_waveform(tmp_path):
+    out = run(["method=cma", "dataset=waveform", "n_jobs=2"], tmp_path).stdout
+    assert "snb_cma" in out  # the alias resolved to the registry id
+    rec = pd.read_parquet(tmp_path / "results/default/waveform/snb_cma.parquet")
+    acc = rec.query("split == 'test' and metric == 'accuracy'")["value"].mean()
+    auc = rec.query("split == 'test' and metric == 'auc'")["value"].mean()
+    assert 0.81 < acc < 0.85 and 0.95 < auc < 0.97  # boulle2007 Fig. 8: SNB(CMA) ≈ 0.83 / 0.96
+
+
 def test_multirun_writes_one_file_per_cell_and_resumes(tmp_path):
     args = ["-m", "method=nb_gaussian,nb_ef", "dataset=iris,wine,pima"]
     run(args, tmp_path)
