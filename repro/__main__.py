@@ -130,6 +130,11 @@ def with_pd_options(fn):
 def hydra_main(cfg: DictConfig):
     multirun = HydraConfig.get().mode == RunMode.MULTIRUN
     try:
+        task = cfg.get("task")
+        if task:  # an experiment with its own procedure (figures that need more than records)
+            from hydra.utils import get_method
+
+            return get_method(task)(cfg)
         return run_cell_from_config(cfg)
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep
         if not multirun:
