@@ -170,3 +170,59 @@ def test_invalid_parameters():
         MODLDiscretizer(variant="nope").fit([1.0, 2.0], [0, 1])
     with pytest.raises(ValueError, match="algorithm"):
         MODLDiscretizer(algorithm="nope").fit([1.0, 2.0], [0, 1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled optimisers (repro.preprocessing._modl_numba) vs the pure-Python references: identical
+# partitions, including on tie-heavy tables (Khiops' sorted-list tie rule) and with max_parts
+# ---------------------------------------------------------------------------------------------
+def _random_tables(seed, count):
+    rng = np.random.default_rng(seed)
+    for t in range(count):
+        n_rows, j = int(rng.integers(2, 70)), int(rng.integers(2, 5))
+        kind = t % 3
+        if kind == 0:  # random small counts
+            rows = rng.multinomial(int(rng.integers(1, 5)), np.ones(j) / j, size=n_rows)
+        elif kind == 1:  # pure rows in runs: many equal merge deltas
+            rows = np.eye(j, dtype=int)[np.repeat(rng.integers(0, j, n_rows), 3)[:n_rows]]
+        else:  # a few distinct rows repeated: ties everywhere
+            rows = rng.multinomial(2, np.ones(j) / j, size=3)[rng.integers(0, 3, n_rows)]
+        rows = rows.astype(float)
+        rows[rows.sum(axis=1) == 0, 0] = 1
+        yield rows
+
+
+def test_compiled_greedy_and_post_optimisation_match_reference():
+    for rows in _random_tables(11, 90):
+        pc = modl.discretization_partition_cost_2006(int(rows.sum()), rows.shape[0])
+        for max_parts in (0, 2):
+            for best_merge, strict in ((True, False), (False, True), (False, False)):
+                ref = modl.greedy_merge_py(rows, pc, max_parts, best_merge, strict)
+                assert modl.greedy_merge(rows, pc, max_parts, best_merge, strict) == ref
+            ends = modl.greedy_merge_py(rows, pc, max_parts, True, False)
+            assert modl.post_optimise(rows, ends, pc, max_parts) == modl.post_optimise_py(
+                rows, ends, pc, max_parts
+            )
+            # start the post-optimisation from a poor partition too (many moves)
+            poor = list(range(0, rows.shape[0] - 1, 3)) + [rows.shape[0] - 1]
+            assert modl.post_optimise(rows, poor, pc, max_parts) == modl.post_optimise_py(
+                rows, poor, pc, max_parts
+            )
+
+
+def test_compiled_grouping_matches_reference():
+    rng = np.random.default_rng(12)
+    for _ in range(30):
+        v, j = int(rng.integers(2, 25)), int(rng.integers(3, 5))
+        counts = rng.multinomial(int(rng.integers(2, 12)), np.ones(j) / j, size=v).astype(float)
+        counts[counts.sum(axis=1) == 0, 0] = 1
+        pc = modl.grouping_partition_cost_2005(v)
+        np.testing.assert_array_equal(
+            modl.optimise_groups(counts, pc), modl.optimise_groups_py(counts, pc)
+        )
+
+
+def test_non_integer_rows_use_the_reference():
+    rows = np.array([[0.5, 1.0], [2.0, 0.0], [0.0, 3.0]])
+    pc = modl.discretization_partition_cost_2006(7, 3)
+    assert modl.greedy_merge(rows, pc) == modl.greedy_merge_py(rows, pc)

@@ -203,3 +203,25 @@ def load(name):
 def split(name):
     X, y = load(name)
     return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+
+
+def test_compiled_helpers_match_reference():
+    """Kernels of quantile partiles, pure-row merging and partition costs vs the Python loops."""
+    rng = np.random.default_rng(21)
+    for _ in range(40):
+        m = int(rng.integers(2, 300))
+        freqs = rng.integers(1, 6, m) * (rng.random(m) < 0.9) + 1
+        for q in (2, 4, 16, 64, 256):
+            np.testing.assert_array_equal(
+                mk.quantile_partiles(freqs, q), mk.quantile_partiles_py(freqs, q)
+            )
+        rows = np.eye(3)[rng.integers(0, 3, m)] * rng.integers(1, 3, (m, 1))
+        rows[rng.random(m) < 0.3] += 1
+        np.testing.assert_array_equal(mk.merge_pure_rows(rows), mk.merge_pure_rows_py(rows))
+    for n in (3, 100, 5000, 300_000):
+        for g in range(0, mk.max_granularity(n) + 1, 3):
+            m = min(n, 2500)
+            np.testing.assert_array_equal(
+                mk.discretization_partition_costs(m, g, n, math.log(7)),
+                mk.discretization_partition_costs_py(m, g, n, math.log(7)),
+            )

@@ -38,6 +38,11 @@ from itertools import combinations
 import numpy as np
 from scipy.special import gammaln
 
+try:
+    from repro.preprocessing import _modl_numba as _nb
+except ImportError:  # pragma: no cover - numba missing: pure Python reference optimisers
+    _nb = None
+
 EPSILON = 1e-6
 """Khiops' tolerance for cost comparisons (``dEpsilon``)."""
 
@@ -284,7 +289,7 @@ def _partition_delta(pc: np.ndarray, n_parts: int) -> float:
     return float(pc[n_parts - 1] - pc[n_parts])
 
 
-def greedy_merge(
+def greedy_merge_py(
     rows: np.ndarray,
     pc: np.ndarray,
     max_parts: int = 0,
@@ -401,7 +406,7 @@ class _Splitter:
         return delta, int(idx[k] - 1), float(c1[k]), float(c2[k])
 
 
-def post_optimise(
+def post_optimise_py(
     rows: np.ndarray, ends: list[int], pc: np.ndarray, max_parts: int = 0
 ) -> list[int]:
     """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (Khiops post-optimisation).
@@ -484,6 +489,83 @@ def post_optimise(
 
 
 # ---------------------------------------------------------------------------------------------
+# Compiled optimisers (repro.preprocessing._modl_numba): exact ports of the *_py references
+# ---------------------------------------------------------------------------------------------
+def _integer_counts(rows: np.ndarray):
+    """rows as an int64 array if they are non-negative integer counts, else None."""
+    rows = np.asarray(rows)
+    if _nb is None or rows.ndim != 2 or rows.size == 0 or rows.shape[1] > _nb.MAX_CLASSES:
+        return None
+    as_int = rows.astype(np.int64)
+    if not np.array_equal(as_int, rows) or as_int.min() < 0:
+        return None
+    return np.ascontiguousarray(as_int)
+
+
+def _tables_for(counts: np.ndarray):
+    return _nb.lf_tables(int(counts.sum()) + counts.shape[1] + 2)
+
+
+def greedy_merge(
+    rows: np.ndarray,
+    pc: np.ndarray,
+    max_parts: int = 0,
+    best_merge: bool = True,
+    strict: bool = False,
+) -> list[int]:
+    """Greedy bottom-up merge of adjacent rows (Khiops' IntervalListMergeOptimization).
+
+    Compiled kernel :func:`repro.preprocessing._modl_numba.greedy_merge_kernel`, bit-identical
+    to the reference :func:`greedy_merge_py` (whose docstring describes the algorithm), which is
+    used for non-integer rows or without numba.
+    """
+    counts = _integer_counts(rows)
+    if counts is None or counts.shape[0] <= 1:
+        return greedy_merge_py(rows, pc, max_parts, best_merge, strict)
+    ends = _nb.greedy_merge_kernel(
+        counts,
+        np.ascontiguousarray(pc, dtype=np.float64),
+        int(max_parts),
+        bool(best_merge),
+        bool(strict),
+        _tables_for(counts),
+    )
+    return ends.tolist()
+
+
+def post_optimise(
+    rows: np.ndarray, ends: list[int], pc: np.ndarray, max_parts: int = 0
+) -> list[int]:
+    """Split / MergeSplit / MergeMergeSplit hill-climbing (Khiops post-optimisation).
+
+    Compiled kernel, bit-identical to the reference :func:`post_optimise_py` (see there).
+    """
+    counts = _integer_counts(rows)
+    if counts is None:
+        return post_optimise_py(rows, ends, pc, max_parts)
+    out = _nb.post_optimise_kernel(
+        counts,
+        np.asarray(ends, dtype=np.int64),
+        np.ascontiguousarray(pc, dtype=np.float64),
+        int(max_parts),
+        _tables_for(counts),
+    )
+    return out.tolist()
+
+
+def optimise_groups(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Group the values (rows of ``counts``) by greedy merges + single-value moves.
+
+    Compiled kernels, bit-identical to the reference :func:`optimise_groups_py` (see there).
+    """
+    icounts = _integer_counts(counts)
+    if icounts is None or icounts.shape[0] <= 1:
+        return optimise_groups_py(counts, pc)
+    pc = np.ascontiguousarray(pc, dtype=np.float64)
+    return _renumber(_nb.optimise_groups_kernel(icounts, pc, _tables_for(icounts)))
+
+
+# ---------------------------------------------------------------------------------------------
 # Exact dynamic programme
 # ---------------------------------------------------------------------------------------------
 def optimal_intervals(rows: np.ndarray, pc: np.ndarray, max_parts: int = 0) -> list[int]:
@@ -546,7 +628,7 @@ def optimise_intervals(
 # ---------------------------------------------------------------------------------------------
 # Multi-class grouping heuristic (SPEC §3.2)
 # ---------------------------------------------------------------------------------------------
-def optimise_groups(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
+def optimise_groups_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
     """Group the values (rows of ``counts``) by greedy merges + single-value moves.
 
     1. greedy bottom-up merge of the two groups whose merge lowers the part costs most, down to
@@ -582,10 +664,10 @@ def optimise_groups(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
     labels = np.empty(v, dtype=np.int64)
     for k, g in enumerate(best_groups):
         labels[g] = k
-    return _move_values(counts, labels, pc)
+    return _move_values_py(counts, labels, pc)
 
 
-def _move_values(counts: np.ndarray, labels: np.ndarray, pc: np.ndarray) -> np.ndarray:
+def _move_values_py(counts: np.ndarray, labels: np.ndarray, pc: np.ndarray) -> np.ndarray:
     """Hill-climb: move single values between existing groups while the cost drops."""
     labels = labels.copy()
     n_groups = labels.max() + 1
@@ -615,7 +697,11 @@ def _move_values(counts: np.ndarray, labels: np.ndarray, pc: np.ndarray) -> np.n
             g_counts[t] += counts[i]
             labels[i] = t
             improved = True
-    # renumber groups by first value
+    return _renumber(labels)
+
+
+def _renumber(labels: np.ndarray) -> np.ndarray:
+    """Renumber groups by first value."""
     _, first = np.unique(labels, return_index=True)
     order = np.argsort(first)
     remap = np.empty(order.size, dtype=np.int64)

@@ -25,6 +25,8 @@ import numpy as np
 
 from repro.preprocessing.modl import (
     EPSILON,
+    _integer_counts,
+    _nb,
     interval_counts,
     lbinom,
     lf,
@@ -98,6 +100,33 @@ def bounded_universal_code(n: int, n_max: int) -> float:
 def universal_code(n: int) -> float:
     """L*(n) = ln 2.86511 + ln2·log2*(n) (KWStat::NaturalNumbersUniversalCodeLength)."""
     return (math.log(C0_RISSANEN) / LOG2 + log2_star(n)) * LOG2
+
+
+def log2_star_array(n: np.ndarray) -> np.ndarray:
+    """:func:`log2_star` of each n ≥ 1 (table below 2000, the same loop compiled beyond)."""
+    n = np.asarray(n, dtype=np.int64)
+    ln_star, _ = _tables()
+    out = np.empty(n.size)
+    small = n < LN_STAR_TABLE_SIZE
+    out[small] = ln_star[n[small] - 1]
+    if not small.all():
+        big = n[~small]
+        out[~small] = (
+            _nb.log2_star_raw_kernel(big)
+            if _nb is not None
+            else [_log2_star_raw(int(x)) for x in big]
+        )
+    return out
+
+
+def _lgamma_table(size: int) -> np.ndarray:
+    """math.lgamma(k), k = 0..size−1 (entry 0 = inf), shared with the optimisers."""
+    if _nb is not None:
+        return _nb.lf_tables(size)[1, :size]
+    out = np.empty(size)
+    out[0] = np.inf
+    out[1:] = [math.lgamma(k) for k in range(1, size)]
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -192,6 +221,32 @@ def discretization_partition_costs(
     pc[I] = ln2 + [I>1]·(A + L_B(g; G) + L_B(I−1; V−1) + (I−1)·ln(V−1) − lf(I−1)), with
     V = min(2^g, N) and G = ⌈log2 N⌉.
     """
+    v = min(2**granularity, n_instances) if granularity > 0 else n_instances
+    g_max = max_granularity(n_instances)
+    pc = np.full(n_parts_max + 1, np.inf)
+    if n_parts_max >= 1:
+        pc[1] = LOG2
+    base = (
+        LOG2
+        + attribute_cost
+        + (bounded_universal_code(granularity, g_max) if granularity > 0 else 0.0)
+    )
+    if n_parts_max < 2 or v - 1 < 1:
+        return pc
+    # vectorised form of the loop of discretization_partition_costs_py: the same float64
+    # operations in the same order (log2* and lgamma from exact tables), hence the same values
+    k = np.arange(1, n_parts_max, dtype=np.int64)  # k = i − 1
+    code = (math.log(c0_max(v - 1)) / LOG2 + log2_star_array(k)) * LOG2
+    pc[2:] = ((base + code) + k.astype(np.float64) * math.log(v - 1.0)) - _lgamma_table(
+        n_parts_max + 1
+    )[2:]
+    return pc
+
+
+def discretization_partition_costs_py(
+    n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
+) -> np.ndarray:
+    """Reference (scalar loop) :func:`discretization_partition_costs`."""
     v = min(2**granularity, n_instances) if granularity > 0 else n_instances
     g_max = max_granularity(n_instances)
     pc = np.full(n_parts_max + 1, np.inf)
@@ -337,7 +392,20 @@ def human_readable_bound(a: float, b: float) -> float:
 # Discretization (KWDiscretizerMODL.cpp)
 # ---------------------------------------------------------------------------------------------
 def quantile_partiles(freqs: np.ndarray, n_partiles: int) -> np.ndarray:
-    """Last value index of each equal-frequency partile (KWQuantileIntervalBuilder)."""
+    """Last value index of each equal-frequency partile (KWQuantileIntervalBuilder).
+
+    Compiled kernel; :func:`quantile_partiles_py` is the reference (same result).
+    """
+    freqs = np.ascontiguousarray(freqs, dtype=np.int64)
+    if n_partiles >= int(freqs.sum()):
+        return np.arange(freqs.size)
+    if _nb is None:  # pragma: no cover
+        return quantile_partiles_py(freqs, n_partiles)
+    return _nb.quantile_partiles_kernel(freqs, int(n_partiles))
+
+
+def quantile_partiles_py(freqs: np.ndarray, n_partiles: int) -> np.ndarray:
+    """Reference (pure Python) :func:`quantile_partiles`."""
     freqs = np.asarray(freqs, dtype=np.int64)
     n = int(freqs.sum())
     m = freqs.size
@@ -368,7 +436,16 @@ def merge_pure_rows(rows: np.ndarray) -> np.ndarray:
     """Last row index of each block after merging adjacent rows pure on the same class.
 
     As ``MergeFrequencyTablePureIntervals``: the first row never merges with the second.
+    Compiled kernel for integer counts; :func:`merge_pure_rows_py` is the reference.
     """
+    counts = _integer_counts(rows)
+    if counts is None:
+        return merge_pure_rows_py(rows)
+    return _nb.merge_pure_rows_kernel(counts)
+
+
+def merge_pure_rows_py(rows: np.ndarray) -> np.ndarray:
+    """Reference (pure Python) :func:`merge_pure_rows`."""
     ends = []
     prev_pure = -1
     for i in range(rows.shape[0]):
@@ -410,30 +487,42 @@ def discretize_table(
         pc = discretization_partition_costs(1, 0, max(n, 1), attribute_cost)
         return np.array([m - 1]), 0, float(pc[1] + part_cost(rows.sum(axis=0)).sum())
     freqs = rows.sum(axis=1).astype(np.int64)
+    if _integer_counts(rows) is not None:
+        # counts of any run of rows from one cumulated table (exact on integer counts)
+        cum = np.zeros((m + 1, rows.shape[1]))
+        np.cumsum(rows, axis=0, out=cum[1:])
+
+        def counts_of(row_ends):
+            row_ends = np.asarray(row_ends, dtype=np.int64)
+            starts = np.concatenate([[0], row_ends[:-1] + 1])
+            return cum[row_ends + 1] - cum[starts]
+    else:
+
+        def counts_of(row_ends):
+            return interval_counts(rows, row_ends)
+
     g_max = max_granularity(n)
     best = (np.inf, None, None)
     prev_p = 0
     current, last_explored = -1, -1
     g = 1
     is_last = False
-    partiles_at = {}
     while g <= g_max and not is_last:
         if 2**g >= n:
             p_ends = np.arange(m)
         else:
             p_ends = quantile_partiles(freqs, 2**g)
-        partiles_at[g] = p_ends
         p = p_ends.size
         is_last = p == m
         selected = p >= 1.5 * prev_p and p * 1.5 <= m
         if selected or is_last:
             last_explored, current = current, g
-            table = interval_counts(rows, p_ends)
+            table = counts_of(p_ends)
             blocks = merge_pure_rows(table)
-            merged = interval_counts(table, blocks)
+            merged = counts_of(p_ends[blocks])
             pc = discretization_partition_costs(merged.shape[0], g, n, attribute_cost)
             ends = optimise_intervals(merged, pc, "optimized_greedy", max_parts)
-            counts = interval_counts(merged, ends)
+            counts = counts_of(p_ends[blocks[np.asarray(ends)]])
             cost = float(pc[len(ends)] + part_cost(counts).sum())
             if cost < best[0] - EPSILON:
                 row_ends = p_ends[blocks[np.asarray(ends)]]
@@ -443,7 +532,7 @@ def discretize_table(
     cost, row_ends, g_best = best
     if last_explored != -1 and g_best > last_explored + 1:
         g_best = _post_optimise_granularity(freqs, row_ends, g_best, last_explored)
-    counts = interval_counts(rows, row_ends)
+    counts = counts_of(row_ends)
     pc = discretization_partition_costs(len(row_ends), g_best, n, attribute_cost)
     cost = float(pc[len(row_ends)] + part_cost(counts).sum())
     return row_ends, g_best, cost

@@ -1,0 +1,860 @@
+"""Numba kernels of the MODL optimisers: exact ports of the reference Python code.
+
+Every kernel reproduces the floating-point operations of the Python reference implementation of
+:mod:`repro.preprocessing.modl` (kept there as ``*_py`` functions and used as a test oracle) in
+the same order, so that costs, deltas and therefore tie-breaking and partitions are bit-identical:
+
+- ``ln n!`` is read from one table (:func:`lf_tables`): row 0 = ``scipy.special.gammaln(k + 1)``
+  (the ``lf`` of the vectorised :func:`~repro.preprocessing.modl.part_cost`), row 1 =
+  ``math.lgamma(k)`` (of the scalar ``_part_cost1`` of the greedy steps). The two differ in the
+  last bit for many k, and so do numba's and CPython's ``lgamma``: hence tables built in Python.
+- Sums over the classes follow numpy's pairwise summation (sequential from −0.0 below 8 terms,
+  :func:`_pairwise` from 8 to 128; the wrappers use the Python references beyond 128 classes).
+- The sorted list of merge deltas reproduces the tie rule of Khiops' ``SortedList`` as
+  :class:`~repro.preprocessing.modl.KhiopsSortedList` does (first inserted item heads its group
+  of equal keys, then the others from the newest to the oldest; the next head is pinned).
+
+Design for numba: each algorithm is one flat function (helpers would be compiled separately,
+cost compile time, and their array arguments cost reference counting in the hot loops); data
+structures are int64/float64 arrays (doubly linked list of intervals, open-addressing hash table
+keyed by the bits of a float, lazy binary heap), one signature per kernel, ``cache=True``.
+Greedy merge O(n log n); post-optimisation O(n) per move with the best split of each run of rows
+memoised across moves.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from scipy.special import gammaln
+
+EPSILON = 1e-6
+INFINITE_COST = 1e20
+THRESHOLD = 1.0 - EPSILON
+LOG2 = math.log(2.0)
+
+# ---------------------------------------------------------------------------------------------
+# ln n! tables (grown on demand, shared by all calls of the process)
+# ---------------------------------------------------------------------------------------------
+_LFT = np.empty((2, 0))
+
+
+def lf_tables(size: int) -> np.ndarray:
+    """ln n! tables with at least ``size`` columns: row 0 = gammaln(k + 1) (``lf`` of the
+    vectorised part_cost), row 1 = math.lgamma(k) (of the scalar _part_cost1; entry 0 = inf)."""
+    global _LFT
+    old = _LFT.shape[1]
+    if old < size:
+        new = max(int(size), 2 * old, 4096)
+        table = np.empty((2, new))
+        table[0] = gammaln(np.arange(new, dtype=np.float64) + 1.0)
+        table[1, :old] = _LFT[1]
+        start = max(old, 1)
+        table[1, 0] = np.inf
+        table[1, start:] = [math.lgamma(k) for k in range(start, new)]
+        _LFT = table
+    return _LFT
+
+
+# ---------------------------------------------------------------------------------------------
+# Elementary pieces
+# ---------------------------------------------------------------------------------------------
+MAX_CLASSES = 128
+"""numpy's pairwise block size: up to it the sum is one block (no recursion, which numba cannot
+cache); the wrappers use the Python reference optimisers beyond it."""
+
+
+@njit(cache=True)
+def _pairwise(a, lo, n):
+    """numpy's pairwise sum of a[lo:lo+n], n ≤ 128 (same order, hence same rounding, as
+    ndarray.sum)."""
+    if n < 8:
+        res = -0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0 = a[lo]
+    r1 = a[lo + 1]
+    r2 = a[lo + 2]
+    r3 = a[lo + 3]
+    r4 = a[lo + 4]
+    r5 = a[lo + 5]
+    r6 = a[lo + 6]
+    r7 = a[lo + 7]
+    i = 8
+    stop = n - (n % 8)
+    while i < stop:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+
+@njit(cache=True)
+def _cost_rows(c, ln_fact, offset, buf):
+    """Part cost of each row of c: (T[n+J−1+offset] − T[J−1+offset]) − Σ_j gl[n_ij], where
+    ``ln_fact`` = (gl, ml) packed as rows 0/1 of one table; offset 0 → gl (part_cost), offset 1
+    → ml (_part_cost1)."""
+    n_rows = c.shape[0]
+    n_classes = c.shape[1]
+    out = np.empty(n_rows)
+    t = 0 if offset == 0 else 1
+    for i in range(n_rows):
+        n = 0
+        for j in range(n_classes):
+            v = c[i, j]
+            n += v
+            buf[j] = ln_fact[0, v]
+        out[i] = (ln_fact[t, n + n_classes - 1 + offset] - ln_fact[t, n_classes - 1 + offset]) - (
+            _pairwise(buf, 0, n_classes)
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Greedy bottom-up merge (KWDiscretizerMODLOptimization.cpp)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
+    """Interval ends (last row index of each interval) of Khiops' greedy merge.
+
+    ``rows``: int64 (rows × classes); ``pc``: partition costs pc[I]; ``best_merge``: continue
+    to one interval on a copy and keep the best size (IntervalListBestMergeOptimization);
+    ``strict``: merge only while the total strictly decreases; ``lft``: ln n! tables (gl; ml).
+
+    One flat loop (no calls in the hot path; numba compiles it fast and runs it without
+    reference counting). The list of intervals is a doubly linked list in arrays; the sorted
+    list of merge deltas is Khiops' ``SortedList``: groups of equal keys (a hash table key →
+    group, a lazy min-heap of the group keys), each group = its head (first inserted item,
+    pinned) then a stack of the other items, newest first.
+    """
+    m = rows.shape[0]
+    n_classes = rows.shape[1]
+    buf = np.empty(n_classes)
+    fbits = np.empty(1)  # a float64 seen as int64: the hash of a key is its bit pattern
+    ibits = fbits.view(np.int64)
+    # intervals (id = its first elementary row position at creation = its last row index)
+    cnt = rows.copy()
+    cost = _cost_rows(rows, lft, 0, buf)
+    mcost = np.zeros(m)
+    mdelta = np.zeros(m)
+    prev = np.arange(m) - 1
+    nxt = np.arange(m) + 1
+    nxt[m - 1] = -1
+    head_iv = 0
+    # sorted list
+    # (the hash table grows with the number of live keys and the heap is compacted when stale
+    # keys dominate: both stay small and in cache while the merges run)
+    mask = 63
+    h_key = np.zeros(mask + 1)
+    h_val = np.zeros(mask + 1, dtype=np.int64)
+    h_used = np.zeros(mask + 1, dtype=np.bool_)
+    n_live = 0
+    cap = 3 * m + 8
+    heap = np.empty(cap)
+    g_head = np.empty(m + 1, dtype=np.int64)  # groups: ids recycled through g_free
+    g_top = np.empty(m + 1, dtype=np.int64)
+    g_free = np.empty(m + 1, dtype=np.int64)
+    n_free = 0
+    i_key = np.zeros(m)
+    i_up = np.full(m, -1, dtype=np.int64)
+    i_down = np.full(m, -1, dtype=np.int64)
+    n_heap = 0
+    n_groups = 0
+    n_items = 0
+    # items whose merge is to be computed (flag 1) and/or added to the list, in order
+    pending = np.empty(m, dtype=np.int64)
+    compute = np.zeros(m, dtype=np.bool_)
+    n_pending = 0
+    for i in range(1, m):
+        pending[n_pending] = i
+        compute[n_pending] = True
+        n_pending += 1
+    removing = np.empty(3, dtype=np.int64)
+    # best-merge phase
+    phase = 0
+    n_parts = m
+    n_start = 0
+    best_n = 0
+    total = 0.0
+    best_total = 0.0
+    removed = np.empty(0, dtype=np.int64)
+    n_merges = 0
+    head0 = 0
+    nxt0 = nxt
+    while True:
+        # ---- compute the pending merges and add them to the sorted list, in order
+        for q in range(n_pending):
+            it = pending[q]
+            if compute[q]:
+                p = prev[it]
+                n = 0
+                acc = -0.0
+                for j in range(n_classes):
+                    v = cnt[p, j] + cnt[it, j]
+                    n += v
+                    buf[j] = lft[0, v]
+                    acc += buf[j]
+                if n_classes >= 8:
+                    acc = _pairwise(buf, 0, n_classes)
+                c = (lft[1, n + n_classes] - lft[1, n_classes]) - acc
+                mcost[it] = c
+                mdelta[it] = c - cost[it] - cost[p]
+            key = mdelta[it]
+            if key == 0.0:
+                key = 0.0  # −0.0 and 0.0 are one key, as in a Python dict
+            fbits[0] = key
+            s = ibits[0] * _HASH_MULT
+            s = (s ^ (s >> 32)) & mask
+            while h_used[s] and h_key[s] != key:
+                s = (s + 1) & mask
+            if not h_used[s]:  # new group: the item heads it
+                if n_free > 0:
+                    n_free -= 1
+                    g = g_free[n_free]
+                else:
+                    g = n_groups
+                    n_groups += 1
+                if 2 * (n_live + 1) > mask + 1:  # grow the hash table
+                    o_key = h_key
+                    o_val = h_val
+                    o_used = h_used
+                    mask = 2 * mask + 1
+                    h_key = np.zeros(mask + 1)
+                    h_val = np.zeros(mask + 1, dtype=np.int64)
+                    h_used = np.zeros(mask + 1, dtype=np.bool_)
+                    for o in range(o_used.size):
+                        if o_used[o]:
+                            fbits[0] = o_key[o]
+                            r = ibits[0] * _HASH_MULT
+                            r = (r ^ (r >> 32)) & mask
+                            while h_used[r]:
+                                r = (r + 1) & mask
+                            h_key[r] = o_key[o]
+                            h_val[r] = o_val[o]
+                            h_used[r] = True
+                    fbits[0] = key
+                    s = ibits[0] * _HASH_MULT
+                    s = (s ^ (s >> 32)) & mask
+                    while h_used[s]:
+                        s = (s + 1) & mask
+                h_key[s] = key
+                h_val[s] = g
+                h_used[s] = True
+                n_live += 1
+                g_head[g] = it
+                g_top[g] = -1
+                if n_heap > 2 * n_live + 64:  # compact the heap: live keys only, heapified
+                    n_heap = 0
+                    for o in range(mask + 1):
+                        if h_used[o] and h_key[o] != key:
+                            heap[n_heap] = h_key[o]
+                            n_heap += 1
+                    for start in range(n_heap // 2 - 1, -1, -1):
+                        x = heap[start]
+                        k = start
+                        while True:
+                            child = 2 * k + 1
+                            if child >= n_heap:
+                                break
+                            if child + 1 < n_heap and heap[child + 1] < heap[child]:
+                                child += 1
+                            if heap[child] >= x:
+                                break
+                            heap[k] = heap[child]
+                            k = child
+                        heap[k] = x
+                k = n_heap
+                n_heap += 1
+                while k > 0:
+                    parent = (k - 1) >> 1
+                    if heap[parent] <= key:
+                        break
+                    heap[k] = heap[parent]
+                    k = parent
+                heap[k] = key
+            else:  # stacked after the head, newest first
+                g = h_val[s]
+                t = g_top[g]
+                i_down[it] = t
+                i_up[it] = -1
+                if t != -1:
+                    i_up[t] = it
+                g_top[g] = it
+            i_key[it] = key
+            n_items += 1
+        n_pending = 0
+        # ---- end of a phase
+        if n_items == 0:
+            stop = True
+        else:
+            # head of the sorted list: head of the group of the smallest live key
+            while True:
+                key = heap[0]
+                fbits[0] = key
+                s = ibits[0] * _HASH_MULT
+                s = (s ^ (s >> 32)) & mask
+                while h_used[s] and h_key[s] != key:
+                    s = (s + 1) & mask
+                if h_used[s]:
+                    break
+                n_heap -= 1  # stale key: pop it
+                x = heap[n_heap]
+                k = 0
+                while True:
+                    child = 2 * k + 1
+                    if child >= n_heap:
+                        break
+                    if child + 1 < n_heap and heap[child + 1] < heap[child]:
+                        child += 1
+                    if heap[child] >= x:
+                        break
+                    heap[k] = heap[child]
+                    k = child
+                if n_heap > 0:
+                    heap[k] = x
+            i = g_head[h_val[s]]
+            delta = (pc[n_parts - 1] - pc[n_parts]) + mdelta[i]
+            stop = False
+            if phase == 0:
+                if abs(delta) < EPSILON:
+                    delta = 0.0
+                accept = delta < 0 if strict else delta <= 0
+                stop = not (accept or (max_parts > 0 and n_parts > max_parts))
+        if stop:
+            if phase == 1 or not best_merge:
+                break
+            # IntervalListBestMergeOptimization: merge down to one interval on a copy with a
+            # fresh sorted list, keep the size of lowest cumulated cost. Khiops then replays
+            # the merges on the original from a fresh list, which repeats the copy's merges:
+            # the original list minus the first (n_start − best_n) absorbed intervals.
+            phase = 1
+            head0 = head_iv
+            nxt0 = nxt.copy()
+            h_used[:] = False
+            n_live = 0
+            n_heap = 0
+            n_groups = 0
+            n_free = 0
+            n_items = 0
+            it = head_iv
+            while it != -1:
+                if prev[it] != -1:
+                    pending[n_pending] = it
+                    compute[n_pending] = False
+                    n_pending += 1
+                it = nxt[it]
+            n_start = n_pending + 1
+            n_parts = n_start
+            removed = np.empty(n_start, dtype=np.int64)
+            best_n = n_parts
+            continue
+        # ---- merge interval i with its predecessor (UpdateMergeSortedList)
+        p = prev[i]
+        nx = nxt[i]
+        if phase == 1:
+            removed[n_merges] = p
+            n_merges += 1
+        n_rem = 1
+        removing[0] = i
+        if prev[p] != -1:
+            removing[n_rem] = p
+            n_rem += 1
+        if nx != -1:
+            removing[n_rem] = nx
+            n_rem += 1
+        for q in range(n_rem):
+            it = removing[q]
+            key = i_key[it]
+            fbits[0] = key
+            s = ibits[0] * _HASH_MULT
+            s = (s ^ (s >> 32)) & mask
+            while not (h_used[s] and h_key[s] == key):
+                s = (s + 1) & mask
+            g = h_val[s]
+            if g_head[g] == it:
+                t = g_top[g]
+                if t != -1:  # the newest stacked item becomes the (pinned) head
+                    g_head[g] = t
+                    nt = i_down[t]
+                    g_top[g] = nt
+                    if nt != -1:
+                        i_up[nt] = -1
+                else:  # group empty: delete the key (backward-shift deletion)
+                    h_used[s] = False
+                    n_live -= 1
+                    g_free[n_free] = g
+                    n_free += 1
+                    a = s
+                    b = s
+                    while True:
+                        b = (b + 1) & mask
+                        if not h_used[b]:
+                            break
+                        fbits[0] = h_key[b]
+                        home = ibits[0] * _HASH_MULT
+                        home = (home ^ (home >> 32)) & mask
+                        if (b > a and (home <= a or home > b)) or (
+                            b < a and (home <= a and home > b)
+                        ):
+                            h_key[a] = h_key[b]
+                            h_val[a] = h_val[b]
+                            h_used[a] = True
+                            h_used[b] = False
+                            a = b
+            else:
+                u = i_up[it]
+                d = i_down[it]
+                if u == -1:
+                    g_top[g] = d
+                else:
+                    i_down[u] = d
+                if d != -1:
+                    i_up[d] = u
+            n_items -= 1
+        for j in range(n_classes):  # the merged counts (the merge of i is recomputed
+            cnt[i, j] += cnt[p, j]  # whenever i or its predecessor changes)
+        cost[i] = mcost[i]
+        pp = prev[p]
+        prev[i] = pp
+        if pp == -1:
+            head_iv = i
+        else:
+            nxt[pp] = i
+        if pp != -1:
+            pending[n_pending] = i
+            compute[n_pending] = True
+            n_pending += 1
+        if nx != -1:
+            pending[n_pending] = nx
+            compute[n_pending] = True
+            n_pending += 1
+        n_parts -= 1
+        if phase == 1:
+            total += delta
+            if (total <= best_total + EPSILON and n_parts >= 1) or (
+                max_parts > 0 and n_parts > max_parts
+            ):
+                best_total = total
+                best_n = n_parts
+    dropped = np.zeros(m, dtype=np.bool_)
+    if phase == 1:
+        head_iv = head0
+        nxt = nxt0
+        for k in range(n_start - best_n):
+            dropped[removed[k]] = True
+    n_out = 0
+    it = head_iv
+    while it != -1:
+        if not dropped[it]:
+            n_out += 1
+        it = nxt[it]
+    ends = np.empty(n_out, dtype=np.int64)
+    k = 0
+    it = head_iv
+    while it != -1:
+        if not dropped[it]:
+            ends[k] = it
+            k += 1
+        it = nxt[it]
+    return ends
+
+
+# ---------------------------------------------------------------------------------------------
+# Post-optimisation: Split / MergeSplit / MergeMergeSplit (KWDiscretizerMODL.cpp)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def post_optimise_kernel(rows, ends, pc, max_parts, lft):
+    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (modl.post_optimise_py).
+
+    The best split of a run of rows (right-to-left scan keeping a candidate only if its total
+    is < best·(1 − 1e-6)) depends only on the run: it is memoised across moves in a hash table
+    (key = run), and the candidate deltas are recomputed from it as the reference code does.
+    """
+    m = rows.shape[0]
+    n_classes = rows.shape[1]
+    cum = np.zeros((m + 1, n_classes), dtype=np.int64)
+    for i in range(m):
+        for j in range(n_classes):
+            cum[i + 1, j] = cum[i, j] + rows[i, j]
+    buf = np.empty(n_classes)
+    buf2 = np.empty(n_classes)
+    fbits = np.empty(1)
+    ibits = fbits.view(np.int64)
+    m_cap = 1 << 14
+    m_mask = m_cap - 1
+    m_key = np.zeros(m_cap)
+    m_total = np.zeros(m_cap)
+    m_cut = np.zeros(m_cap, dtype=np.int64)
+    m_used = np.zeros(m_cap, dtype=np.bool_)
+    m_count = 0
+    ends = ends.copy()
+    while True:
+        n_parts = ends.size
+        starts = np.empty(n_parts, dtype=np.int64)
+        starts[0] = 0
+        for k in range(1, n_parts):
+            starts[k] = ends[k - 1] + 1
+        costs = np.empty(n_parts)
+        for k in range(n_parts):
+            n = 0
+            acc = -0.0
+            for j in range(n_classes):
+                v = cum[ends[k] + 1, j] - cum[starts[k], j]
+                n += v
+                buf[j] = lft[0, v]
+                acc += buf[j]
+            if n_classes >= 8:
+                acc = _pairwise(buf, 0, n_classes)
+            costs[k] = (lft[0, n + n_classes - 1] - lft[0, n_classes - 1]) - acc
+        surplus = n_parts - max_parts if max_parts > 0 else -1
+        # candidates: Split of i, MergeSplit of (i−1, i), MergeMergeSplit of (i−2, i−1, i)
+        best_d = np.full(3, INFINITE_COST)
+        best_i = np.full(3, -1, dtype=np.int64)
+        best_cut = np.full(3, -1, dtype=np.int64)
+        for kind in range(3):
+            for i in range(kind, n_parts):
+                first = starts[i - kind]
+                last = ends[i]
+                if kind == 0:
+                    initial = costs[i]
+                elif kind == 1:
+                    initial = costs[i] + costs[i - 1]
+                else:
+                    initial = costs[i] + costs[i - 1] + costs[i - 2]
+                if first >= last or (kind == 1 and first + 1 >= last):
+                    continue  # no split (delta = +inf)
+                key = float(first * (m + 1) + last)
+                fbits[0] = key
+                s = ibits[0] * _HASH_MULT
+                s = (s ^ (s >> 32)) & m_mask
+                while m_used[s] and m_key[s] != key:
+                    s = (s + 1) & m_mask
+                if m_used[s]:
+                    total = m_total[s]
+                    cut = m_cut[s]
+                else:
+                    # ComputeBestSplit: second part = rows idx..last, idx = last .. first+1
+                    best = INFINITE_COST
+                    cut = -1
+                    total = 0.0
+                    t = 0.0
+                    for idx in range(last, first, -1):
+                        n1 = 0
+                        n2 = 0
+                        acc1 = -0.0
+                        acc2 = -0.0
+                        for j in range(n_classes):
+                            second = cum[last + 1, j] - cum[idx, j]
+                            v = (cum[last + 1, j] - cum[first, j]) - second
+                            n1 += v
+                            n2 += second
+                            buf[j] = lft[0, v]
+                            buf2[j] = lft[0, second]
+                            acc1 += buf[j]
+                            acc2 += buf2[j]
+                        if n_classes >= 8:
+                            acc1 = _pairwise(buf, 0, n_classes)
+                            acc2 = _pairwise(buf2, 0, n_classes)
+                        c1 = (lft[0, n1 + n_classes - 1] - lft[0, n_classes - 1]) - acc1
+                        c2 = (lft[0, n2 + n_classes - 1] - lft[0, n_classes - 1]) - acc2
+                        t = c1 + c2
+                        if t < best * THRESHOLD:
+                            best = t
+                            total = t
+                            cut = idx - 1
+                    if cut == -1:  # none accepted: numpy's index −1 = the last one scanned
+                        total = t
+                        cut = first
+                    if 2 * (m_count + 1) > m_cap:  # full: forget (a cache only)
+                        m_used[:] = False
+                        m_count = 0
+                        fbits[0] = key
+                        s = ibits[0] * _HASH_MULT
+                        s = (s ^ (s >> 32)) & m_mask
+                    m_key[s] = key
+                    m_total[s] = total
+                    m_cut[s] = cut
+                    m_used[s] = True
+                    m_count += 1
+                d = total - initial
+                if abs(d) < EPSILON:
+                    d = 0.0
+                if d < best_d[kind]:
+                    best_d[kind] = d
+                    best_i[kind] = i
+                    best_cut[kind] = cut
+        if best_d[0] < INFINITE_COST and n_parts + 1 < pc.size:
+            d_split = (pc[n_parts + 1] - pc[n_parts]) + best_d[0]
+        else:
+            d_split = INFINITE_COST
+        d_ms = best_d[1]
+        d_mms = INFINITE_COST
+        if best_i[2] != -1:
+            d_mms = (pc[n_parts - 1] - pc[n_parts]) + best_d[2]
+            if surplus > 0:
+                d_mms += -1e9
+        if abs(d_split) < EPSILON:
+            d_split = 0.0
+        if abs(d_ms) < EPSILON:
+            d_ms = 0.0
+        if abs(d_mms) < EPSILON:
+            d_mms = 0.0
+        best = INFINITE_COST
+        if surplus < 0:
+            best = d_split
+        if surplus <= 0 and d_ms < best + EPSILON:
+            best = d_ms
+        if d_mms < best + EPSILON:
+            best = d_mms
+        if best > 0:
+            break
+        if best == d_mms:
+            kind = 2
+        elif best == 0:
+            break
+        elif best == d_ms:
+            kind = 1
+        else:
+            kind = 0
+        # ends[:i−kind] + [cut, ends[i]] + ends[i+1:]
+        i = best_i[kind]
+        lo = i - kind
+        out = np.empty(n_parts - kind + 1, dtype=np.int64)
+        out[:lo] = ends[:lo]
+        out[lo] = best_cut[kind]
+        out[lo + 1] = ends[i]
+        out[lo + 2 :] = ends[i + 1 :]
+        ends = out
+    return ends
+
+
+# ---------------------------------------------------------------------------------------------
+# Khiops preprocessing helpers
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def quantile_partiles_kernel(freqs, n_partiles):
+    """Last value index of each equal-frequency partile (KWQuantileIntervalBuilder)."""
+    m = freqs.size
+    cum = np.cumsum(freqs)
+    n = cum[m - 1]
+    out = np.empty(min(n_partiles, m) + 1, dtype=np.int64)
+    k = 0
+    r = 0
+    last = -1
+    half = n_partiles / 2
+    for q in range(n_partiles):
+        t = n * (q + 1) / n_partiles
+        if q < half:
+            t = t - 1e-10
+        else:
+            t = t + 1e-10
+        ti = math.floor(t + 0.5)
+        while r < m - 1 and cum[r] < ti:
+            r += 1
+        prev_cum = cum[r - 1] if r > 0 else 0
+        if abs(t - prev_cum) <= abs(cum[r] - t):
+            up = r - 1
+        else:
+            up = r
+        if up > last:
+            out[k] = up
+            k += 1
+            last = up
+    if k == 0 or out[k - 1] != m - 1:
+        out[k] = m - 1
+        k += 1
+    return out[:k].copy()
+
+
+@njit(cache=True)
+def merge_pure_rows_kernel(rows):
+    """Last row index of each block after merging adjacent rows pure on the same class."""
+    m = rows.shape[0]
+    n_classes = rows.shape[1]
+    out = np.empty(m, dtype=np.int64)
+    k = 0
+    prev_pure = -1
+    for i in range(m):
+        total = 0
+        cls = -1
+        for j in range(n_classes):
+            total += rows[i, j]
+            if cls == -1 and rows[i, j] != 0:
+                cls = j
+        if cls == -1:
+            cls = 0
+        pure = rows[i, cls] == total
+        if i == 0:
+            out[k] = 0
+            k += 1
+            continue
+        if pure:
+            if prev_pure > -1 and prev_pure == cls:
+                out[k - 1] = i
+            else:
+                prev_pure = cls
+                out[k] = i
+                k += 1
+        else:
+            prev_pure = -1
+            out[k] = i
+            k += 1
+    return out[:k].copy()
+
+
+@njit(cache=True)
+def log2_star_raw_kernel(n_values):
+    """log2*(n) = Σ_j max(log2^(j)(n), 0) for each n (same operations as _log2_star_raw)."""
+    out = np.empty(n_values.size)
+    for k in range(n_values.size):
+        cost = 0.0
+        x = math.log(1.0 * n_values[k]) / LOG2
+        while x > 0:
+            cost += x
+            x = math.log(x) / LOG2
+        out[k] = cost
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-class grouping heuristic (modl.optimise_groups_py and modl._move_values_py)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def optimise_groups_kernel(counts, pc, lft):
+    """Greedy merges of any two groups down to one keeping the best (ties → fewer groups), then
+    moves of single values between groups while the cost drops by more than 1e-9.
+
+    Returns group labels (not renumbered). The pair deltas of the merge phase are cached: a
+    merge changes only the pairs of the merged group; the scan order (lexicographic over the
+    surviving groups, tolerance 1e-12) is the reference one.
+    """
+    v = counts.shape[0]
+    n_classes = counts.shape[1]
+    buf = np.empty(n_classes)
+    one = np.empty((1, n_classes), dtype=np.int64)
+    g_counts = counts.copy()
+    g_cost = _cost_rows(counts, lft, 0, buf)
+    s = 0.0
+    for a in range(v):
+        s += g_cost[a]
+    total = pc[v] + s
+    slot = np.arange(v)  # group (slot) of each value
+    alive = np.ones(v, dtype=np.bool_)
+    delta = np.zeros((v, v))
+    for a in range(v):
+        for b in range(a + 1, v):
+            for j in range(n_classes):
+                one[0, j] = g_counts[a, j] + g_counts[b, j]
+            delta[a, b] = _cost_rows(one, lft, 1, buf)[0] - g_cost[a] - g_cost[b]
+    best_total = total
+    best_slot = slot.copy()
+    n_groups = v
+    while n_groups > 1:
+        best_d = np.inf
+        ba = -1
+        bb = -1
+        for a in range(v):
+            if alive[a]:
+                for b in range(a + 1, v):
+                    if alive[b] and delta[a, b] < best_d - 1e-12:
+                        best_d = delta[a, b]
+                        ba = a
+                        bb = b
+        for j in range(n_classes):
+            one[0, j] = g_counts[ba, j] + g_counts[bb, j]
+        c = _cost_rows(one, lft, 1, buf)[0]
+        total += (best_d + pc[n_groups - 1]) - pc[n_groups]
+        for j in range(n_classes):
+            g_counts[ba, j] = one[0, j]
+        g_cost[ba] = c
+        alive[bb] = False
+        for i in range(v):
+            if slot[i] == bb:
+                slot[i] = ba
+        n_groups -= 1
+        for x in range(v):
+            if alive[x] and x != ba:
+                lo = min(x, ba)
+                hi = max(x, ba)
+                for j in range(n_classes):
+                    one[0, j] = g_counts[lo, j] + g_counts[hi, j]
+                delta[lo, hi] = _cost_rows(one, lft, 1, buf)[0] - g_cost[lo] - g_cost[hi]
+        if total <= best_total + 1e-9:
+            best_total = total
+            best_slot = slot.copy()
+    # labels = rank of the slot among the slots used
+    rank = np.full(v, -1, dtype=np.int64)
+    for i in range(v):
+        rank[best_slot[i]] = 0
+    k = 0
+    for a in range(v):
+        if rank[a] == 0:
+            rank[a] = k
+            k += 1
+        else:
+            rank[a] = -1
+    labels = np.empty(v, dtype=np.int64)
+    for i in range(v):
+        labels[i] = rank[best_slot[i]]
+    # single-value moves (_move_values)
+    n_groups = k
+    g_counts = np.zeros((n_groups, n_classes), dtype=np.int64)
+    for i in range(v):
+        for j in range(n_classes):
+            g_counts[labels[i], j] += counts[i, j]
+    targets = np.empty((n_groups, n_classes), dtype=np.int64)
+    improved = True
+    while improved and n_groups > 1:
+        improved = False
+        g_cost = _cost_rows(g_counts, lft, 0, buf)
+        best = -1e-9
+        bi = -1
+        bt = -1
+        for i in range(v):
+            src = labels[i]
+            tot = 0
+            for j in range(n_classes):
+                one[0, j] = g_counts[src, j] - counts[i, j]
+                tot += one[0, j]
+            if tot == 0:
+                continue  # moving the last value would empty a group
+            c_src = _cost_rows(one, lft, 1, buf)[0]
+            for g in range(n_groups):
+                for j in range(n_classes):
+                    targets[g, j] = g_counts[g, j] + counts[i, j]
+            c_t = _cost_rows(targets, lft, 0, buf)
+            base = c_src - g_cost[src]
+            t = -1
+            dt = np.inf
+            for g in range(n_groups):
+                d = np.inf if g == src else base + (c_t[g] - g_cost[g])
+                if t == -1 or d < dt:
+                    t = g
+                    dt = d
+            if dt < best:
+                best = dt
+                bi = i
+                bt = t
+        if bi != -1:
+            for j in range(n_classes):
+                g_counts[labels[bi], j] -= counts[bi, j]
+                g_counts[bt, j] += counts[bi, j]
+            labels[bi] = bt
+            improved = True
+    return labels
