@@ -152,7 +152,8 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
                 c = math.ceil(total_w)
                 prior = lam * (ln2 + universal_code(c) - math.lgamma(c + 1))
             prior += lam * sum(w[k] ** alpha * costs[k] for k in order0 if w[k] > 0)
-            log_p = s[rows, y] - logsumexp(s, axis=1)
+            top = s.max(axis=1)  # log-sum-exp by hand: scipy's adds ~1 ms of checks per call
+            log_p = s[rows, y] - (top + np.log(np.exp(s - top[:, None]).sum(axis=1)))
             data = -np.log((n * np.exp(log_p) + shrink) / (n + 0.5)).sum()
             return prior + float(data)
 
