@@ -34,14 +34,14 @@ def main(repeats: int = 5) -> None:
     for name, kwargs in [("waveform", {"n_samples": 20000}), ("letter", {}), ("pendigits", {})]:
         ds = load_dataset(name, **kwargs)
         X = ds.X.to_numpy()
-        ours = _median_time(lambda: make_method("nb_gaussian").fit(ds.X, ds.y), repeats)
-        peer = _median_time(lambda: GaussianNB().fit(X, ds.y), repeats)
+        ours = _median_time(lambda ds=ds: make_method("nb_gaussian").fit(ds.X, ds.y), repeats)
+        peer = _median_time(lambda X=X, y=ds.y: GaussianNB().fit(X, y), repeats)
         rows.append((name, "nb_gaussian", "GaussianNB", ours, peer))
     for name in ["mushroom", "dna"]:
         ds = load_dataset(name)
         Xo = OrdinalEncoder().fit_transform(ds.X.astype(str))
-        ours = _median_time(lambda: make_method("nb_laplace").fit(ds.X, ds.y), repeats)
-        peer = _median_time(lambda: CategoricalNB().fit(Xo, ds.y), repeats)
+        ours = _median_time(lambda ds=ds: make_method("nb_laplace").fit(ds.X, ds.y), repeats)
+        peer = _median_time(lambda X=Xo, y=ds.y: CategoricalNB().fit(X, y), repeats)
         rows.append((name, "nb_laplace", "CategoricalNB", ours, peer))
     print(f"{'data set':<10} {'ours':<12} {'peer':<14} {'ours s':>9} {'peer s':>9} {'ratio':>7}")
     for name, ours_id, peer_id, t_ours, t_peer in rows:

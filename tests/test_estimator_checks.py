@@ -14,8 +14,16 @@ from repro.registry import implemented_methods, make_method
 EXTERNAL = {"khiops"}  # starts the Khiops process at every fit: tested in test_khiops_oracle.py
 
 
+#: cheap settings for the checks (the checks test the interface, not the tuning grid)
+CHEAP = {
+    "lr_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
+    "svm_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
+    "bma_nb_tuned": {"grid": {"gamma": [0.5, 1.0]}, "inner_cv": 2},
+}
+
+
 def _estimators():
-    return [make_method(m) for m in implemented_methods() if m not in EXTERNAL]
+    return [make_method(m, **CHEAP.get(m, {})) for m in implemented_methods() if m not in EXTERNAL]
 
 
 def _expected_failures(estimator):

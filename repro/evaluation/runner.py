@@ -96,9 +96,12 @@ def _model_size(estimator, n_features: int) -> dict:
     out = {"n_selected": float(n_selected)}
     if weights is not None:
         out["weight_sum"] = float(np.sum(weights))
-    criterion = getattr(estimator, "fit_report_", {}).get("criterion")
-    if criterion is not None:
-        out["criterion"] = float(criterion)
+    report = getattr(estimator, "fit_report_", {})
+    if report.get("criterion") is not None:
+        out["criterion"] = float(report["criterion"])
+    for key, value in report.items():  # stage times (tuning_time, refit_time, ...)
+        if key.endswith("_time") and isinstance(value, int | float):
+            out[key] = float(value)
     return out
 
 

@@ -136,16 +136,21 @@ class LaplaceNaiveBayes(WeightedNaiveBayes):
     Nominal variables and the class prior use the Laplace estimate
     (#(v, y) + α)/(#y + α·M); numeric variables a per-class Gaussian. Missing values are ignored
     (counts are over the non-missing values of each variable, as the authors' code does).
+    ``var_smoothing`` is the Gaussian variance floor relative to the column's largest class
+    variance (see :class:`~repro.methods.variables.GaussianModel`): a variable constant within a
+    class (zoo's ``legs``) gets a near-zero variance with the default 1e-9.
     """
 
-    def __init__(self, alpha=1.0, ddof=1, categorical_features="auto"):
+    def __init__(self, alpha=1.0, ddof=1, var_smoothing=1e-9, categorical_features="auto"):
         self.alpha = alpha
         self.ddof = ddof
+        self.var_smoothing = var_smoothing
         self.categorical_features = categorical_features
 
     def _check_params(self):
         _check_positive("alpha", self.alpha)
         _check_ddof(self.ddof)
+        _check_positive("var_smoothing", self.var_smoothing, allow_zero=True)
 
     def _class_log_prior(self, class_count):
         return class_log_prior(class_count, alpha=self.alpha)
@@ -153,4 +158,4 @@ class LaplaceNaiveBayes(WeightedNaiveBayes):
     def _make_variable_model(self, k, nominal, n_categories):
         if nominal:
             return _laplace_categorical(n_categories, self.alpha)
-        return GaussianModel(ddof=self.ddof, var_smoothing=1e-9)
+        return GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)
