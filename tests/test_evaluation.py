@@ -121,3 +121,28 @@ def test_resume_and_lost_folds(tmp_path, monkeypatch):
     again = runner.run_cell(cell, results_dir=tmp_path)  # a finished cell is not recomputed
     assert calls == [] and len(again) == len(rec)
     pd.testing.assert_frame_equal(read_records(tmp_path), again)
+
+
+def test_small_classes_allowed_on_demand_with_the_same_folds_otherwise():
+    y = np.array([0] * 20 + [1] * 9)
+    splits = make_splits(Protocol("cv10", small_classes="allow"), y, dataset="g")
+    assert len(splits) == 10 and sum(s.test.size for s in splits) == 29
+    y_ok = np.array([0] * 20 + [1] * 10)
+    a = make_splits(Protocol("cv10"), y_ok, dataset="g")
+    b = make_splits(Protocol("cv10", small_classes="allow"), y_ok, dataset="g")
+    assert all(np.array_equal(s.test, t.test) for s, t in zip(a, b))
+    with pytest.raises(ValueError, match="small_classes"):
+        Protocol("cv10", small_classes="ignore")
+
+
+def test_a_stored_cell_of_another_configuration_is_not_reused(tmp_path):
+    ds = _dataset()
+    runner.evaluate("nb_gaussian", ds, protocol="cv5", seed=0, results_dir=tmp_path)
+    cell = runner.make_cell("nb_gaussian", ds, "cv10", seed=0)  # same file, other folds
+    with pytest.raises(ValueError, match="another configuration.*force=true"):
+        runner.run_cell(cell, results_dir=tmp_path)
+    rec = runner.run_cell(cell, results_dir=tmp_path, force=True)
+    assert rec["fold"].max() == 9
+    # another seed is another cell, stored beside the first
+    seeded = runner.make_cell("nb_gaussian", ds, "cv10", seed=1)
+    assert seeded.path(tmp_path).name == "nb_gaussian__seed=1.parquet"

@@ -28,6 +28,12 @@ class Protocol:
 
     kind "kfold": ``n_repeats`` × stratified ``n_splits``-fold CV; kind "holdout": ``n_repeats``
     stratified train/test splits with ``test_size`` of the data in the test part.
+
+    ``small_classes``: what to do with a class that has fewer members than folds. "error" (the
+    default) refuses with a clear message; "allow" stratifies anyway (scikit-learn's
+    StratifiedKFold: some test folds then lack that class, as in Weka-style CV of the papers, e.g.
+    boulle2007 on glass). The folds are the same under both settings whenever "error" accepts the
+    data, so the setting is not part of a cell's identity (:meth:`identity`).
     """
 
     name: str = "cv10"
@@ -35,8 +41,13 @@ class Protocol:
     n_splits: int = 10
     n_repeats: int = 1
     test_size: float = 0.3
+    small_classes: str = "error"
 
     def __post_init__(self):
+        if self.small_classes not in ("error", "allow"):
+            raise ValueError(
+                f"small_classes must be 'error' or 'allow', got {self.small_classes!r}"
+            )
         if self.kind not in ("kfold", "holdout"):
             raise ValueError(f"protocol kind must be 'kfold' or 'holdout', got {self.kind!r}")
         if self.kind == "kfold" and (not isinstance(self.n_splits, int) or self.n_splits < 2):
@@ -45,6 +56,10 @@ class Protocol:
             raise ValueError(f"n_repeats must be an integer ≥ 1, got {self.n_repeats!r}")
         if self.kind == "holdout" and not 0 < self.test_size < 1:
             raise ValueError(f"test_size must be in (0, 1), got {self.test_size!r}")
+
+    def identity(self) -> dict:
+        """The fields that determine the folds (what a result cell's hash depends on)."""
+        return {k: v for k, v in self.__dict__.items() if k != "small_classes"}
 
     @property
     def n_folds_total(self) -> int:
@@ -106,7 +121,8 @@ def make_splits(protocol, y: np.ndarray, seed: int = 0, dataset: str = "data") -
     for r in range(protocol.n_repeats):
         rs = repetition_seed(seed, dataset, r)
         if protocol.kind == "kfold":
-            check_folds_possible(y, protocol.n_splits, dataset)
+            if protocol.small_classes == "error":
+                check_folds_possible(y, protocol.n_splits, dataset)
             cv = StratifiedKFold(n_splits=protocol.n_splits, shuffle=True, random_state=rs)
         else:
             check_folds_possible(y, 2, dataset)

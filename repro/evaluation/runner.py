@@ -53,7 +53,7 @@ class Cell:
                 "params": self.params,
                 "dataset": self.dataset.name,
                 "dataset_params": self.dataset.meta.get("params", {}),
-                "protocol": self.protocol.__dict__,
+                "protocol": self.protocol.identity(),
                 "seed": self.seed,
             }
         )
@@ -75,7 +75,10 @@ class Cell:
         return _key(self.dataset.name, params, defaults)
 
     def path(self, results_dir) -> Path:
-        return Path(results_dir) / self.experiment / self.dataset_key / f"{self.method_key}.parquet"
+        """``<results>/<experiment>/<dataset_key>/<method_key>[__seed=S].parquet``."""
+        seed = f"__seed={self.seed}" if self.seed != 0 else ""
+        name = f"{self.method_key}{seed}.parquet"
+        return Path(results_dir) / self.experiment / self.dataset_key / name
 
 
 def _key(name: str, params: dict, defaults: dict) -> str:
@@ -188,7 +191,15 @@ def run_cell(
     ds = cell.dataset
     path = cell.path(results_dir) if results_dir is not None else None
     if path is not None and path.exists() and not force:
-        return pd.read_parquet(path)
+        records = pd.read_parquet(path)
+        stored = set(records["config_hash"])
+        if stored != {cell.hash}:
+            raise ValueError(
+                f"{path} holds results of another configuration (config hash {sorted(stored)} "
+                f"≠ {cell.hash}: a different protocol, seed or data set parameters?); use "
+                "force=true to recompute it or another experiment_name/results_dir"
+            )
+        return records
     splits = make_splits(cell.protocol, ds.y, seed=cell.seed, dataset=ds.name)
     frames = {}
     parts = path.with_suffix(".parts") if path is not None else None
