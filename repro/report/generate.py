@@ -51,7 +51,8 @@ def experiment_config(name: str) -> dict:
             cfg = compose("config", overrides=[f"experiment={name}"], return_hydra_config=True)
     finally:
         GlobalHydra.instance().clear()
-    sweep = OmegaConf.to_container(cfg.hydra.sweeper.params or {}, resolve=False)
+    params = cfg.hydra.sweeper.params
+    sweep = OmegaConf.to_container(params, resolve=False) if params else {}
     out = OmegaConf.to_container(cfg, resolve=False)
     out.pop("hydra", None)
     out["sweep"] = {k: [v.strip() for v in str(val).split(",")] for k, val in sweep.items()}
@@ -71,7 +72,9 @@ def generate_report(experiment: str, results_dir="results", out_dir=None) -> lis
     source = Path(results_dir) / name
     out = Path(out_dir) if out_dir is not None else source
     records = read_records(source)
-    methods = cfg["sweep"].get("method") or sorted(records["method"].unique())
+    methods = (
+        cfg["sweep"].get("method") or report.get("methods") or sorted(records["method"].unique())
+    )
     datasets = cfg["sweep"].get("dataset") or sorted(records["dataset"].unique())
     records = records[records["method"].isin(methods)]
     missing = sorted(set(datasets) - set(records["dataset"]))
