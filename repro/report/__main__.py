@@ -1,0 +1,39 @@
+"""``python -m repro.report COMMAND key=value ...`` — small dispatcher.
+
+- ``compare results=DIR metric=NAME [correction=bergmann] ...``: statistical comparison of
+  stored records (:mod:`repro.report.compare`).
+- ``experiment=NAME [results=DIR] [out=DIR]``: paper tables/figures of one experiment
+  (:mod:`repro.report.generate`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+USAGE = (
+    "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
+    "       python -m repro.report experiment=NAME [results=DIR] [out=DIR]"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "compare":
+        from repro.report.compare import main as compare_main
+
+        return compare_main(args[1:])
+    if any(a.lstrip("+").startswith("experiment=") for a in args):
+        from repro.report.compare import parse_overrides
+        from repro.report.generate import generate_report
+
+        kv = parse_overrides(args)
+        paths = generate_report(kv["experiment"], kv.get("results", "results"), kv.get("out"))
+        for p in paths:
+            print(p)
+        return 0
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

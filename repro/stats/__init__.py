@@ -1,0 +1,47 @@
+"""Statistical comparison of classifiers (SPEC §7).
+
+- :mod:`repro.stats.tests`: per-data-set paired t-test W/L, ranks, Friedman / Iman–Davenport,
+  Wilcoxon signed ranks.
+- :mod:`repro.stats.posthoc`: all-pairs z-test on average ranks adjusted by Nemenyi, Holm,
+  Shaffer or Bergmann–Hommel (exhaustive sets).
+- :mod:`repro.stats.plots`: critical-difference diagram and significance heatmap (matplotlib is
+  imported only when a figure is drawn).
+"""
+
+from repro.stats.plots import cd_cliques, cd_diagram, significance_heatmap
+from repro.stats.posthoc import (
+    CORRECTIONS,
+    adjust_pairwise,
+    exhaustive_sets,
+    nemenyi_critical_difference,
+    pairwise_comparisons,
+    posthoc,
+    ztest_pvalues,
+)
+from repro.stats.tests import (
+    average_ranks,
+    friedman,
+    metric_table,
+    paired_t_wins_losses,
+    rank_table,
+    wilcoxon_pairs,
+)
+
+__all__ = [
+    "CORRECTIONS",
+    "adjust_pairwise",
+    "average_ranks",
+    "cd_cliques",
+    "cd_diagram",
+    "exhaustive_sets",
+    "friedman",
+    "metric_table",
+    "nemenyi_critical_difference",
+    "paired_t_wins_losses",
+    "pairwise_comparisons",
+    "posthoc",
+    "rank_table",
+    "significance_heatmap",
+    "wilcoxon_pairs",
+    "ztest_pvalues",
+]

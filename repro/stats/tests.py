@@ -1,0 +1,403 @@
+"""Tests comparing classifiers: per data set (paired t over folds) and over data sets (ranks,
+Friedman / Iman–Davenport, Wilcoxon signed ranks).
+
+Inputs are either *records* — the tidy long results (one row per method, dataset, repetition,
+fold, split, metric with a ``value`` column, SPEC §9) — or a *table*: a data sets × methods
+DataFrame of one metric (build it with :func:`metric_table`). Outputs are DataFrames or Series.
+
+References
+----------
+- Boullé, M. (2007). Compression-based averaging of selective naive Bayes classifiers. JMLR 8,
+  §7.1 (two-tailed paired Student test at 5 % over the folds, W/L of SNB(CMA)).
+- Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. JMLR 7,
+  §3.1.3 (Wilcoxon), §3.2.2 (Friedman, Iman–Davenport).
+- Iman, R. L. & Davenport, J. M. (1980). Approximations of the critical region of the Friedman
+  statistic. Communications in Statistics 9(6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = [
+    "PairedTResult",
+    "average_ranks",
+    "friedman",
+    "metric_table",
+    "paired_t_wins_losses",
+    "rank_table",
+    "wilcoxon_pairs",
+]
+
+_RECORD_COLUMNS = ("method", "dataset", "repetition", "fold", "split", "metric", "value")
+
+
+def _check_records(records: pd.DataFrame, metric: str, split: str | None) -> pd.DataFrame:
+    """Columns present, metric known; returns the rows of ``metric`` (and ``split``)."""
+    missing = [c for c in _RECORD_COLUMNS if c not in records.columns]
+    if missing:
+        raise ValueError(
+            f"records lack the column(s) {missing}; expected at least {list(_RECORD_COLUMNS)}"
+        )
+    sub = records[records["metric"] == metric]
+    if sub.empty:
+        known = sorted(records["metric"].dropna().unique().tolist())
+        raise ValueError(f"metric {metric!r} not found in records; available metrics: {known}")
+    if split is not None:
+        sub = sub[sub["split"] == split]
+        if sub.empty:
+            known = sorted(records["split"].dropna().unique().tolist())
+            raise ValueError(f"no {metric!r} records with split={split!r}; splits: {known}")
+    return sub
+
+
+def metric_table(records: pd.DataFrame, metric: str, split: str | None = "test") -> pd.DataFrame:
+    """Data sets × methods table of the mean of ``metric`` over repetitions × folds.
+
+    Parameters
+    ----------
+    records : DataFrame
+        Tidy long records with at least ``method, dataset, repetition, fold, split, metric,
+        value``.
+    metric : str
+        Metric name, e.g. ``"accuracy"``, ``"auc"``, ``"compression_rate"``.
+    split : str or None
+        Keep only this split (``"test"`` by default); ``None`` keeps all rows.
+
+    Returns
+    -------
+    DataFrame
+        Index ``dataset`` (sorted), columns ``method`` (in order of first appearance in the
+        records), values the mean over all (repetition, fold) cells. A method absent on a data
+        set gives NaN.
+    """
+    sub = _check_records(records, metric, split)
+    methods = list(dict.fromkeys(sub["method"].tolist()))
+    table = sub.groupby(["dataset", "method"], sort=True)["value"].mean().unstack("method")
+    table = table.reindex(columns=methods)
+    table.columns.name = "method"
+    return table.astype(float)
+
+
+class PairedTResult(NamedTuple):
+    """Result of :func:`paired_t_wins_losses` (unpacks as ``details, summary``)."""
+
+    details: pd.DataFrame
+    summary: pd.DataFrame
+
+
+def _paired_t(ref: np.ndarray, other: np.ndarray) -> tuple[float, float]:
+    """Two-tailed paired t-test (t, p) with the degenerate cases made explicit.
+
+    - fewer than 2 pairs: (nan, nan);
+    - every difference identical (zero variance of the differences): t = 0, p = 1 when the
+      differences are all 0 (identical folds → tie), t = ±inf, p = 0 otherwise (the limit of the
+      test when the spread vanishes: a constant non-zero shift on every fold);
+    - else :func:`scipy.stats.ttest_rel`.
+    """
+    diff = ref - other
+    n = diff.size
+    if n < 2:
+        return float("nan"), float("nan")
+    if np.ptp(diff) <= 1e-12 * max(1.0, float(np.max(np.abs(diff)))):
+        d = float(np.mean(diff))
+        if abs(d) <= 1e-12:
+            return 0.0, 1.0
+        return float(np.sign(d) * np.inf), 0.0
+    res = stats.ttest_rel(ref, other)
+    return float(res.statistic), float(res.pvalue)
+
+
+def paired_t_wins_losses(
+    records: pd.DataFrame,
+    reference: str,
+    metric: str,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    split: str | None = "test",
+) -> PairedTResult:
+    """Significant wins / losses of a reference method by per-data-set paired t-tests.
+
+    For every data set and every other method, the fold values are paired by
+    ``(repetition, fold)`` and a two-tailed paired Student t-test is run
+    (:func:`scipy.stats.ttest_rel`): with d_f = x_ref,f − x_m,f over the n paired folds,
+    t = mean(d) / (sd(d) / sqrt(n)), n − 1 degrees of freedom. The outcome for the reference is
+    ``win`` if p < alpha and the reference's mean is better (higher when ``higher_is_better``,
+    lower otherwise), ``loss`` if p < alpha and worse, ``tie`` otherwise (boulle2007 §7.1: "a
+    two-tailed Student test at the 5 % confidence level ... wins or losses of the SNB(CMA)
+    method versus each other method"; Tables 3–4 print W/L).
+
+    Degenerate cases: identical values on every fold (all differences 0) are a tie with p = 1
+    and no warning; a constant non-zero difference on every fold has t = ±inf, p = 0; fewer than
+    two common folds give p = NaN and a tie.
+
+    Parameters
+    ----------
+    records : DataFrame
+        Tidy long records (``method, dataset, repetition, fold, split, metric, value``).
+    reference : str
+        The method whose wins and losses are counted.
+    metric : str
+        Metric compared.
+    alpha : float
+        Significance level of each test.
+    higher_is_better : bool
+        Direction of the metric (False for error, ILF, ...).
+    split : str or None
+        Split of the records to use (``"test"``).
+
+    Returns
+    -------
+    PairedTResult
+        ``details``: one row per (dataset, method ≠ reference) with ``mean_reference``,
+        ``mean_method``, ``n_pairs``, ``t``, ``p_value``, ``outcome`` (win / loss / tie for the
+        reference). ``summary``: one row per method (index, reference first) with ``mean`` (mean
+        over data sets of the per-data-set means), ``wins``, ``losses``, ``ties`` and ``W/L``
+        (empty for the reference), as in boulle2007 Table 3.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    sub = _check_records(records, metric, split)
+    methods = list(dict.fromkeys(sub["method"].tolist()))
+    if reference not in methods:
+        raise ValueError(f"reference method {reference!r} not in records; methods: {methods}")
+    others = [m for m in methods if m != reference]
+
+    rows = []
+    for dataset, group in sub.groupby("dataset", sort=True):
+        wide = group.pivot_table(
+            index=["repetition", "fold"], columns="method", values="value", aggfunc="mean"
+        )
+        if reference not in wide.columns:
+            continue
+        for method in others:
+            if method not in wide.columns:
+                continue
+            pair = wide[[reference, method]].dropna()
+            ref = pair[reference].to_numpy(float)
+            oth = pair[method].to_numpy(float)
+            t, p = _paired_t(ref, oth)
+            mean_ref = float(np.mean(ref)) if ref.size else float("nan")
+            mean_oth = float(np.mean(oth)) if oth.size else float("nan")
+            outcome = "tie"
+            if np.isfinite(p) and p < alpha and mean_ref != mean_oth:
+                better = mean_ref > mean_oth if higher_is_better else mean_ref < mean_oth
+                outcome = "win" if better else "loss"
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "method": method,
+                    "mean_reference": mean_ref,
+                    "mean_method": mean_oth,
+                    "n_pairs": int(ref.size),
+                    "t": t,
+                    "p_value": p,
+                    "outcome": outcome,
+                }
+            )
+    details = pd.DataFrame(
+        rows,
+        columns=[
+            "dataset",
+            "method",
+            "mean_reference",
+            "mean_method",
+            "n_pairs",
+            "t",
+            "p_value",
+            "outcome",
+        ],
+    )
+
+    means = metric_table(records, metric, split).mean(axis=0)
+    counts = (
+        details.groupby("method")["outcome"].value_counts().unstack(fill_value=0)
+        if not details.empty
+        else pd.DataFrame()
+    )
+    summary = pd.DataFrame(index=pd.Index(methods, name="method"))
+    summary["mean"] = means.reindex(methods).to_numpy()
+    for col, key in (("wins", "win"), ("losses", "loss"), ("ties", "tie")):
+        values = counts[key] if key in counts.columns else pd.Series(dtype=int)
+        summary[col] = values.reindex(methods).fillna(0).astype(int).to_numpy()
+    summary.loc[reference, ["wins", "losses", "ties"]] = 0
+    summary["W/L"] = [
+        "" if m == reference else f"{summary.at[m, 'wins']}/{summary.at[m, 'losses']}"
+        for m in methods
+    ]
+    return PairedTResult(details=details, summary=summary)
+
+
+def _check_table(table: pd.DataFrame) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame):
+        raise ValueError("table must be a DataFrame of data sets (rows) × methods (columns)")
+    if table.shape[1] < 2:
+        raise ValueError(f"need at least 2 methods (columns), got {list(table.columns)}")
+    if table.shape[0] < 1:
+        raise ValueError("table has no data set (row)")
+    values = table.to_numpy(dtype=float)
+    if not np.all(np.isfinite(values)):
+        bad = table.index[~np.all(np.isfinite(values), axis=1)].tolist()
+        raise ValueError(
+            f"table has missing or non-finite values for data set(s) {bad}; "
+            "drop them (e.g. table.dropna()) before ranking"
+        )
+    if table.columns.has_duplicates:
+        raise ValueError(f"duplicated method names in {list(table.columns)}")
+    return table
+
+
+def rank_table(table: pd.DataFrame, higher_is_better: bool = True) -> pd.DataFrame:
+    """Per-data-set ranks of the methods, rank 1 = best, ties get the average of their ranks.
+
+    r_ij = rank of method j on data set i (Demšar 2006 §3.2.2), computed with
+    :func:`scipy.stats.rankdata` (``method="average"``) on the values, negated when
+    ``higher_is_better``.
+    """
+    table = _check_table(table)
+    values = table.to_numpy(dtype=float)
+    ranks = stats.rankdata(-values if higher_is_better else values, method="average", axis=1)
+    return pd.DataFrame(ranks, index=table.index, columns=table.columns)
+
+
+def average_ranks(table: pd.DataFrame, higher_is_better: bool = True) -> pd.Series:
+    """Average rank of each method over the data sets, R_j = (1/N) Σ_i r_ij (Demšar 2006).
+
+    Ties within a data set share the average of the ranks they span; rank 1 is the best.
+    Returns a Series indexed by method, in the column order of ``table``.
+    """
+    avg = rank_table(table, higher_is_better).mean(axis=0)
+    avg.name = "average_rank"
+    return avg
+
+
+def friedman(table: pd.DataFrame, higher_is_better: bool = True) -> pd.Series:
+    """Friedman χ²_F and Iman–Davenport F_F on a data sets × methods table.
+
+    With N data sets, k methods and average ranks R_j (ties averaged), Demšar (2006, §3.2.2):
+
+        χ²_F = 12N / (k(k+1)) · [Σ_j R_j² − k(k+1)²/4]          ~ χ² with k − 1 d.o.f.
+        F_F  = (N − 1) χ²_F / (N(k − 1) − χ²_F)                  ~ F(k − 1, (k − 1)(N − 1))
+
+    (Iman & Davenport 1980). The returned ``chi2`` is this uncorrected statistic, the one
+    Demšar, García & Herrera (2008) and R's scmamp use, and the one F_F is computed from.
+    :func:`scipy.stats.friedmanchisquare` divides it by the tie correction
+    1 − Σ(t³ − t) / (N k (k² − 1)) (t = sizes of groups of tied values within a data set); that
+    value is returned as ``chi2_scipy`` (equal to ``chi2`` when there is no tie). When
+    F_F's denominator is 0 (perfect agreement of the rankings), F_F = inf and its p-value 0.
+
+    Returns
+    -------
+    Series (float)
+        ``n_datasets, n_methods, chi2, chi2_df, chi2_pvalue, chi2_scipy, chi2_scipy_pvalue,
+        ff, ff_df1, ff_df2, ff_pvalue``.
+    """
+    ranks = rank_table(table, higher_is_better)
+    n, k = ranks.shape
+    r = ranks.mean(axis=0).to_numpy()
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4.0)
+    chi2 = max(float(chi2), 0.0)
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    denom = n * (k - 1) - chi2
+    if df2 == 0:
+        ff, ff_p = float("nan"), float("nan")
+    elif denom <= 1e-12:
+        ff, ff_p = float("inf"), 0.0
+    else:
+        ff = (n - 1) * chi2 / denom
+        ff_p = float(stats.f.sf(ff, df1, df2))
+    # scipy's tie-corrected statistic, recomputed from the same ranks (friedmanchisquare needs
+    # k >= 3 and fails on all-tied data; its formula is reproduced here for every k).
+    ties = 0.0
+    for row in ranks.to_numpy():
+        _, counts = np.unique(row, return_counts=True)
+        ties += float(np.sum(counts**3 - counts))
+    c = 1.0 - ties / (n * k * (k * k - 1))
+    chi2_scipy = chi2 / c if c > 0 else float("nan")
+    return pd.Series(
+        {
+            "n_datasets": n,
+            "n_methods": k,
+            "chi2": chi2,
+            "chi2_df": df1,
+            "chi2_pvalue": float(stats.chi2.sf(chi2, df1)),
+            "chi2_scipy": chi2_scipy,
+            "chi2_scipy_pvalue": float(stats.chi2.sf(chi2_scipy, df1))
+            if np.isfinite(chi2_scipy)
+            else float("nan"),
+            "ff": ff,
+            "ff_df1": df1,
+            "ff_df2": df2,
+            "ff_pvalue": ff_p,
+        },
+        name="friedman",
+        dtype=float,
+    )
+
+
+def wilcoxon_pairs(
+    table: pd.DataFrame,
+    zero_method: str = "wilcox",
+    correction: bool = False,
+    alternative: str = "two-sided",
+    method: str = "auto",
+    higher_is_better: bool = True,
+) -> pd.DataFrame:
+    """Wilcoxon signed-rank test over data sets for every pair of methods.
+
+    For the pair (a, b), d_i = x_ia − x_ib over the N data sets; :func:`scipy.stats.wilcoxon`
+    ranks |d_i| and returns T = min(R⁺, R⁻) (two-sided) with the exact or normal p-value
+    (``method="auto"``: exact for small N without ties/zeros). Demšar (2006, §3.1.3).
+
+    Zero differences (d_i = 0), as given by ``zero_method``:
+
+    - ``"wilcox"`` (default, Wilcoxon's rule): drop the zero differences before ranking;
+    - ``"pratt"``: rank them with the others, then drop their ranks (Pratt 1959);
+    - ``"zsplit"``: rank them and split their ranks evenly between R⁺ and R⁻ (Demšar's advice).
+
+    When *every* difference is 0 (or, for "wilcox", fewer than one non-zero difference remains)
+    the pair is reported with statistic NaN and p = 1 (no evidence of a difference) instead of
+    calling scipy, which would warn and divide by zero.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair (column order of ``table``): ``method_a, method_b, n, n_nonzero,
+        a_better, b_better, statistic, p_value`` where ``a_better`` counts the data sets where
+        a is strictly better than b (direction given by ``higher_is_better``).
+    """
+    if zero_method not in ("wilcox", "pratt", "zsplit"):
+        raise ValueError(f"zero_method must be 'wilcox', 'pratt' or 'zsplit', got {zero_method!r}")
+    table = _check_table(table)
+    rows = []
+    for a, b in itertools.combinations(table.columns, 2):
+        d = table[a].to_numpy(float) - table[b].to_numpy(float)
+        nonzero = int(np.count_nonzero(d))
+        a_better = int(np.sum(d > 0) if higher_is_better else np.sum(d < 0))
+        b_better = nonzero - a_better
+        if nonzero == 0:
+            stat, p = float("nan"), 1.0
+        else:
+            res = stats.wilcoxon(
+                d, zero_method=zero_method, correction=correction,
+                alternative=alternative, method=method,
+            )  # fmt: skip
+            stat, p = float(res.statistic), float(res.pvalue)
+        rows.append(
+            {
+                "method_a": a,
+                "method_b": b,
+                "n": int(d.size),
+                "n_nonzero": nonzero,
+                "a_better": a_better,
+                "b_better": b_better,
+                "statistic": stat,
+                "p_value": p,
+            }
+        )
+    return pd.DataFrame(rows)

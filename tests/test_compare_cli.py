@@ -1,0 +1,139 @@
+"""``python -m repro.report compare results=DIR metric=... correction=...`` end to end on a tiny
+synthetic record set written as one Parquet file per cell, as the runner does."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from repro.report.compare import compare_records, parse_overrides, run_compare
+from repro.stats.posthoc import posthoc
+from repro.stats.tests import metric_table
+
+ROOT = Path(__file__).resolve().parents[1]
+METHODS = ["nb", "snb_map", "snb_cma", "weak"]
+SKILL = {"nb": 0.78, "snb_map": 0.79, "snb_cma": 0.82, "weak": 0.72}
+
+
+def _write_records(results: Path, n_datasets: int = 8, missing: tuple = ()) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    frames = []
+    for d in range(n_datasets):
+        dataset = f"ds{d}"
+        offset = rng.normal(0, 0.05)
+        for method in METHODS:
+            if (dataset, method) in missing:
+                continue
+            rows = []
+            for fold in range(5):
+                acc = float(np.clip(SKILL[method] + offset + rng.normal(0, 0.02), 0, 1))
+                for split in ("test", "train"):
+                    rows.append(
+                        dict(
+                            experiment="toy", method=method, dataset=dataset, repetition=0,
+                            fold=fold, split=split, metric="accuracy", value=acc,
+                        )
+                    )  # fmt: skip
+                    rows.append(
+                        dict(
+                            experiment="toy", method=method, dataset=dataset, repetition=0,
+                            fold=fold, split=split, metric="error", value=1 - acc,
+                        )
+                    )  # fmt: skip
+            frame = pd.DataFrame(rows)
+            cell = results / "toy" / method
+            cell.mkdir(parents=True, exist_ok=True)
+            frame.to_parquet(cell / f"{dataset}.parquet", index=False)
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "repro.report", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_compare_cli_bergmann(tmp_path):
+    results = tmp_path / "results"
+    records = _write_records(results, missing=(("ds7", "weak"),))
+    proc = _run("compare", f"results={results}", "metric=accuracy", "correction=bergmann")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Average ranks" in out and "Friedman chi2_F" in out and "Iman-Davenport" in out
+    assert "left out: ds7" in out
+    stem = results / "compare_accuracy_bergmann"
+    for suffix in (".md", ".csv", "_pairs.csv", "_cd.png", "_cd.pdf"):
+        path = Path(f"{stem}{suffix}")
+        assert path.exists() and path.stat().st_size > 0, path
+    md = Path(f"{stem}.md").read_text()
+    assert "## Friedman test" in md and "bergmann" in md and "ds7" in md
+    matrix = pd.read_csv(f"{stem}.csv", index_col=0)
+    # the written matrix is posthoc() on the complete data sets, methods sorted by rank
+    table = metric_table(records, "accuracy").dropna()
+    expected = posthoc(table, "bergmann").loc[matrix.index, matrix.columns]
+    np.testing.assert_allclose(matrix.to_numpy(), expected.to_numpy(), rtol=1e-9)
+    assert matrix.index[0] == "snb_cma" and matrix.index[-1] == "weak"
+    pairs = pd.read_csv(f"{stem}_pairs.csv")
+    assert len(pairs) == 6
+    assert {"p", "p_nemenyi", "p_holm", "p_shaffer", "p_bergmann"} <= set(pairs.columns)
+
+
+def test_compare_cli_out_dir_lower_is_better_and_options(tmp_path):
+    results = tmp_path / "results"
+    _write_records(results)
+    out = tmp_path / "report"
+    proc = _run(
+        "compare", f"results={results}", "metric=error", "correction=holm", f"out={out}",
+        "cap=false", "alpha=0.1",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "lower is better" in proc.stdout
+    matrix = pd.read_csv(out / "compare_error_holm.csv", index_col=0)
+    assert matrix.index[0] == "snb_cma"  # lowest error ranks first
+    assert (out / "compare_error_holm_cd.png").exists()
+
+
+def test_compare_cli_errors(tmp_path, capsys):
+    from repro.report.__main__ import main
+
+    results = tmp_path / "results"
+    _write_records(results, n_datasets=3)
+    proc = _run("compare", f"results={results}", "metric=auc")
+    assert proc.returncode == 2 and "metric 'auc' not found" in proc.stderr
+    cases = [
+        (["compare", f"results={results}", "metric=accuracy", "correction=tukey"],
+         "correction must be one of"),
+        (["compare", f"results={tmp_path / 'nothing'}", "metric=accuracy"], "does not exist"),
+        (["compare", "metric=accuracy", "colour=red"], "unknown argument"),
+        (["compare", "metric=accuracy"], "missing results="),
+        (["frobnicate"], "usage"),
+    ]  # fmt: skip
+    for argv, message in cases:
+        assert main(argv) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_compare_in_process(tmp_path):
+    records = _write_records(tmp_path / "r", n_datasets=6)
+    res = run_compare(records, "accuracy", "shaffer", methods=["nb", "snb_cma", "weak"])
+    assert list(res["adjusted"].columns) == ["nb", "snb_cma", "weak"]
+    assert res["higher_is_better"] is True and res["left_out"] == []
+    assert res["ranks"].index[0] == "snb_cma"
+    paths = compare_records(records, "accuracy", "nemenyi", out=tmp_path / "o")
+    assert all(p.exists() for p in paths)
+    assert parse_overrides(["a=1", "+b=x=y"]) == {"a": "1", "b": "x=y"}
+    with pytest.raises(ValueError, match="key=value"):
+        parse_overrides(["novalue"])
