@@ -2,6 +2,7 @@
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,12 +39,20 @@ def test_setup_and_test_commands_are_what_ci_runs():
     assert TESTS in ci_lines
 
 
-@pytest.mark.parametrize("command", CLI)
+def _marks(command):
+    # a whole paper experiment is long: run on purpose (pytest -m slow)
+    long = command.startswith("python -m repro ") and "experiment=" in command
+    return [pytest.mark.slow] if long else []
+
+
+@pytest.mark.parametrize("command", [pytest.param(c, marks=_marks(c)) for c in CLI])
 def test_cli_command_runs(command, tmp_path):
     args = shlex.split(command)
     assert args[:2] == ["python", "-m"]
+    # reports read the committed results: work on a copy so the checkout is left untouched
+    shutil.copytree(ROOT / "results", tmp_path / "results")
     proc = subprocess.run(
-        [sys.executable, *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        [sys.executable, *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=3600
     )
     assert proc.returncode == 0, proc.stderr
 
