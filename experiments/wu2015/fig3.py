@@ -21,12 +21,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from repro.evaluation.records import read_records  # noqa: E402
+
 
 def curves(folder: Path) -> pd.DataFrame:
-    files = sorted(p for p in folder.rglob("*.parquet") if ".parts" not in str(p.parent))
-    if not files:
-        raise SystemExit(f"no records under {folder}: run `python -m repro experiment=wu2015_fig3`")
-    rec = pd.concat([pd.read_parquet(p) for p in files], ignore_index=True)
+    try:
+        rec = read_records(folder)
+    except FileNotFoundError:
+        raise SystemExit(
+            f"no records under {folder}: run `python -m repro experiment=wu2015_fig3`"
+        ) from None
     acc = rec.query("split == 'test' and metric == 'accuracy'")
     mean = acc.groupby(["dataset", "p_gamma"], as_index=False)["value"].mean()
     mean = mean.rename(columns={"p_gamma": "gamma", "value": "accuracy"})

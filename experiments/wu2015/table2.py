@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from repro.evaluation.records import read_records as records_under
+
 HERE = Path(__file__).resolve().parent
 METHODS = {"bma_nb_tuned": "BMA", "nb_laplace": "NB", "lr_tuned": "LR", "svm_tuned": "SVM"}
 #: our data set → the paper's, where we run a labelled substitute
@@ -39,12 +41,12 @@ PAPER_ORDER = [
 
 
 def read_records(folder: Path) -> pd.DataFrame:
-    files = sorted(p for p in folder.rglob("*.parquet") if ".parts" not in str(p.parent))
-    if not files:
+    try:
+        frame = records_under(folder)
+    except FileNotFoundError:
         raise SystemExit(
             f"no records under {folder}: run `python -m repro experiment=wu2015_table2`"
-        )
-    frame = pd.concat([pd.read_parquet(p) for p in files], ignore_index=True)
+        ) from None
     frame["paper_dataset"] = frame["dataset"].map(lambda d: SUBSTITUTES.get(d, d))
     return frame
 
