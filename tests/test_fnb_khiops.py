@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
+from repro.experiments.khiops_agreement import split
 from repro.methods.fractional import KhiopsFractionalNaiveBayes, ParkMillerRandom, khiops_log_table
 from repro.methods.modl_nb import MODLNaiveBayes
-from tests.test_modl_khiops import split
 
 BREAST_CANCER = {
     "worst area": 0.58984375,

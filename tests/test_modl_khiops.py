@@ -1,14 +1,11 @@
 """Khiops ≥ 10 MODL (SPEC §3.3): costs vs KHIOPS_NOTES reference numbers, brute force."""
 
 import math
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-from sklearn.datasets import load_breast_cancer, load_wine
-from sklearn.model_selection import train_test_split
 
+from repro.experiments.khiops_agreement import split
 from repro.preprocessing import modl
 from repro.preprocessing import modl_khiops as mk
 from repro.preprocessing.discretizers import MODLDiscretizer, MODLGrouper
@@ -153,56 +150,6 @@ def test_discretizer_khiops_missing_first():
     d = MODLDiscretizer("khiops").fit(x, y)
     assert d.informative_ and np.isneginf(d.bounds_[0]) or d.bounds_.size >= 1
     assert d.transform(np.array([np.nan]))[0] == 0
-
-
-# ---------------------------------------------------------------------------------------------
-# Data sets shared with test_fnb_khiops.py and test_khiops_oracle.py (KHIOPS_NOTES §8 protocol:
-# stratified 70/30 split, seed 0)
-# ---------------------------------------------------------------------------------------------
-
-
-DATA_DIR = Path(__file__).resolve().parents[1] / "datasets"
-
-
-def waveform(n=5000):
-    """Breiman's waveform exactly as in KHIOPS_NOTES §8 (numpy default_rng(0))."""
-    rng = np.random.default_rng(0)
-    i = np.arange(1, 22)
-    h1 = np.maximum(6 - np.abs(i - 11), 0)
-    h2 = np.maximum(6 - np.abs(i - 15), 0)
-    h3 = np.maximum(6 - np.abs(i - 7), 0)
-    waves, pairs = [h1, h2, h3], [(0, 1), (0, 2), (1, 2)]
-    y = rng.integers(0, 3, n)
-    u = rng.random(n)[:, None]
-    X = (
-        u * np.stack([waves[pairs[c][0]] for c in y])
-        + (1 - u) * np.stack([waves[pairs[c][1]] for c in y])
-        + rng.standard_normal((n, 21))
-    )
-    return pd.DataFrame(X, columns=[f"x{k}" for k in range(1, 22)]), pd.Series(y)
-
-
-def load(name):
-    if name == "waveform":
-        X, y = waveform()
-    elif name == "wine":
-        X, y = load_wine(return_X_y=True, as_frame=True)
-    elif name == "breast_cancer":
-        X, y = load_breast_cancer(return_X_y=True, as_frame=True)
-    else:
-        df = pd.read_parquet(DATA_DIR / f"{name}.parquet")
-        y = df.pop("class")
-        X = df
-    X = X.copy()
-    for c in X.columns:
-        if not pd.api.types.is_numeric_dtype(X[c]):
-            X[c] = X[c].astype(str).where(X[c].notna()).astype("category")
-    return X, y.astype(str)
-
-
-def split(name):
-    X, y = load(name)
-    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
 
 
 def test_compiled_helpers_match_reference():

@@ -29,6 +29,20 @@ def _import_khiops():
     return KhiopsClassifier
 
 
+def khiops_snb_weights(khiops_model) -> dict[str, float]:
+    """SNB weights of a fitted ``khiops.sklearn.KhiopsClassifier``, read from the
+    ``SNBClassifier`` rule of its model dictionary: ``{variable: weight}`` (names as Khiops prints
+    them, with a ``P`` prefix for prepared variables). ``StopIteration`` if there is no SNB."""
+    rule = next(
+        v.rule
+        for v in khiops_model.model_.dictionaries[0].variables
+        if v.rule.startswith("SNBClassifier")
+    )
+    ws = [float(x) for x in re.search(r"Vector\(([^)]*)\)", rule).group(1).split(",")]
+    vs = [m.strip("`") for m in re.findall(r"DataGridStats\([^,]+, (`[^`]+`|[^)]+)\)", rule)]
+    return dict(zip(vs, ws))
+
+
 class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
     """Khiops' own classifier (n_trees=0, n_pairs=0), for side-by-side comparisons.
 
@@ -81,16 +95,7 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
         self.class_order_ = [int(str(c)[1:]) for c in self.khiops_.classes_]
         self.weights_ = np.zeros(Z.shape[1])
         try:
-            rule = next(
-                v.rule
-                for v in self.khiops_.model_.dictionaries[0].variables
-                if v.rule.startswith("SNBClassifier")
-            )
-            ws = [float(x) for x in re.search(r"Vector\(([^)]*)\)", rule).group(1).split(",")]
-            vs = [
-                m.strip("`") for m in re.findall(r"DataGridStats\([^,]+, (`[^`]+`|[^)]+)\)", rule)
-            ]
-            for v, w in zip(vs, ws):
+            for v, w in khiops_snb_weights(self.khiops_).items():
                 name = v[1:] if v.startswith("P") else v
                 if name in self.column_names_:
                     self.weights_[self.column_names_.index(name)] = w

@@ -1,0 +1,201 @@
+"""Agreement of ``fnb_khiops`` with Khiops 11 (SPEC §3.3, §4.10; KHIOPS_NOTES §8).
+
+Protocol of KHIOPS_NOTES §8: stratified 70/30 split (``random_state=0``), Khiops run with
+``n_trees=0, n_pairs=0``. For each data set it compares, variable by variable, the MODL partition
+(interval bounds, or value groups restricted to the values Khiops keeps), the Level, the set of
+informative variables, the SNB weights and the test probabilities. The oracle tests
+(``tests/test_khiops_oracle.py``) assert on these comparisons; the script prints the table:
+
+    python -m repro.experiments.khiops_agreement [--out results/khiops_agreement.md]
+
+Khiops prints the SNB weights with 10 significant digits in its model dictionary and predicts with
+those printed weights, so differences up to ~1e-10 are print precision, not algorithm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.model_selection import train_test_split
+
+from repro.methods.khiops_peer import khiops_snb_weights
+from repro.report.tables import to_markdown
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "datasets"
+DATASETS = ["waveform", "breast_cancer", "wine", "pima", "vehicle", "tic_tac_toe", "mushroom"]
+WEIGHT_TOL = 1e-9
+PROBA_TOL = 1e-9
+
+
+def waveform(n: int = 5000) -> tuple[pd.DataFrame, pd.Series]:
+    """Breiman's waveform exactly as in KHIOPS_NOTES §8 (numpy ``default_rng(0)``)."""
+    rng = np.random.default_rng(0)
+    i = np.arange(1, 22)
+    h1 = np.maximum(6 - np.abs(i - 11), 0)
+    h2 = np.maximum(6 - np.abs(i - 15), 0)
+    h3 = np.maximum(6 - np.abs(i - 7), 0)
+    waves, pairs = [h1, h2, h3], [(0, 1), (0, 2), (1, 2)]
+    y = rng.integers(0, 3, n)
+    u = rng.random(n)[:, None]
+    X = (
+        u * np.stack([waves[pairs[c][0]] for c in y])
+        + (1 - u) * np.stack([waves[pairs[c][1]] for c in y])
+        + rng.standard_normal((n, 21))
+    )
+    return pd.DataFrame(X, columns=[f"x{k}" for k in range(1, 22)]), pd.Series(y)
+
+
+def load(name: str) -> tuple[pd.DataFrame, pd.Series]:
+    """A data set of the oracle protocol: nominal columns as string categories, labels as str."""
+    if name == "waveform":
+        X, y = waveform()
+    elif name == "wine":
+        X, y = load_wine(return_X_y=True, as_frame=True)
+    elif name == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    else:
+        df = pd.read_parquet(DATA_DIR / f"{name}.parquet")
+        y = df.pop("class")
+        X = df
+    X = X.copy()
+    for c in X.columns:
+        if not pd.api.types.is_numeric_dtype(X[c]):
+            X[c] = X[c].astype(str).where(X[c].notna()).astype("category")
+    return X, y.astype(str)
+
+
+def split(name: str):
+    """``train_test_split(test_size=0.3, stratify=y, random_state=0)`` of :func:`load`."""
+    X, y = load(name)
+    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+
+
+def khiops_partition(variable_statistics):
+    """Khiops' partition of one variable: upper bounds of the intervals but the last, or the
+    sorted value groups (the catch-all ``" * "`` dropped); ``None`` if uninformative."""
+    if variable_statistics.data_grid is None:
+        return None
+    dim = variable_statistics.data_grid.dimensions[0]
+    if dim.partition_type == "Intervals":
+        return [p.upper_bound for p in dim.partition[:-1]]
+    return sorted(sorted(str(v) for v in p.values if v != " * ") for p in dim.partition)
+
+
+def our_partition(model, k: int):
+    """The same view of variable ``k`` of a fitted :class:`KhiopsFractionalNaiveBayes`."""
+    modl = model.variables_[k].partition.modl_
+    if not modl.informative_:
+        return None
+    if hasattr(modl, "bounds_"):
+        return modl.bounds_.tolist()
+    return sorted(sorted(str(v) for v in g) for g in modl.groups_)
+
+
+def same_partition(theirs, mine) -> bool:
+    """Identical partitions: equal bounds (to 1e-12 relative), or equal groups over the values
+    Khiops lists (it prints only the kept values; the rare ones go to its catch-all)."""
+    if theirs is None or mine is None:
+        return theirs is None and mine is None
+    if isinstance(theirs[0], list):
+        kept = {v for g in theirs for v in g}
+        mine = [g for g in (sorted(v for v in g if v in kept) for g in mine) if g]
+        return sorted(mine) == theirs
+    return len(mine) == len(theirs) and np.allclose(mine, theirs, rtol=1e-12, atol=0)
+
+
+def fit_both(name: str) -> dict:
+    """Fit Khiops and ``fnb_khiops`` on the training part of ``name``; everything compared."""
+    from khiops.sklearn import KhiopsClassifier
+
+    from repro.methods.fractional import KhiopsFractionalNaiveBayes
+
+    Xtr, Xte, ytr, yte = split(name)
+    t0 = time.perf_counter()
+    clf = KhiopsClassifier(n_trees=0, n_pairs=0).fit(Xtr, ytr)
+    t1 = time.perf_counter()
+    ours = KhiopsFractionalNaiveBayes().fit(Xtr, ytr)
+    t2 = time.perf_counter()
+    prep = clf.model_report_.preparation_report
+    proba = pd.DataFrame(clf.predict_proba(Xte), columns=[str(c) for c in clf.classes_])
+    return dict(
+        name=name,
+        Xtr=Xtr,
+        Xte=Xte,
+        vars={c: prep.get_variable_statistics(c) for c in Xtr.columns},
+        weights=khiops_snb_weights(clf),
+        proba=proba,
+        ours=ours,
+        khiops_fit_time=t1 - t0,
+        our_fit_time=t2 - t1,
+    )
+
+
+def compare(run: dict) -> dict:
+    """Per-variable and global comparison of a :func:`fit_both` result."""
+    ours, cols = run["ours"], list(run["Xtr"].columns)
+    partitions = {
+        c: same_partition(khiops_partition(run["vars"][c]), our_partition(ours, k))
+        for k, c in enumerate(cols)
+    }
+    level_diff = {c: abs(ours.levels_[k] - run["vars"][c].level) for k, c in enumerate(cols)}
+    mine = {c: w for c, w in zip(cols, ours.weights_) if w > 0}
+    theirs = {
+        (v[1:] if v.startswith("P") and v[1:] in mine else v): w for v, w in run["weights"].items()
+    }
+    common = mine.keys() & theirs.keys()
+    weight_diff = {c: abs(mine[c] - theirs[c]) for c in common}
+    P = ours.predict_proba(run["Xte"])
+    Q = run["proba"][[str(c) for c in ours.classes_]].to_numpy()
+    informative_ours = {c for k, c in enumerate(cols) if ours.levels_[k] > 0}
+    informative_khiops = {c for c in cols if run["vars"][c].level > 0}
+    return dict(
+        dataset=run["name"],
+        n_train=len(run["Xtr"]),
+        variables=len(cols),
+        informative=len(informative_khiops),
+        same_informative=informative_ours == informative_khiops,
+        partitions_identical=sum(partitions.values()),
+        partitions_differing=[c for c, s in partitions.items() if not s],
+        max_level_diff=max(level_diff.values()),
+        selected_khiops=len(theirs),
+        selected_ours=len(mine),
+        weights_identical=sum(d <= WEIGHT_TOL for d in weight_diff.values()),
+        selected_differing=sorted(mine.keys() ^ theirs.keys()),
+        max_weight_diff=max(weight_diff.values(), default=0.0),
+        max_proba_diff=float(np.abs(P - Q).max()),
+        khiops_fit_time=run["khiops_fit_time"],
+        our_fit_time=run["our_fit_time"],
+    )
+
+
+def agreement_table(names=DATASETS) -> pd.DataFrame:
+    """:func:`compare` on every data set, one row each."""
+    return pd.DataFrame([compare(fit_both(n)) for n in names])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None, help="write the table as Markdown")
+    parser.add_argument("datasets", nargs="*", default=DATASETS)
+    args = parser.parse_args(argv)
+    table = agreement_table(args.datasets)
+    view = table.drop(columns=["partitions_differing", "selected_differing"]).set_index("dataset")
+    view = view.map(lambda v: f"{v:.3g}" if isinstance(v, float) else str(v))
+    text = to_markdown(view, index_title="dataset")
+    print(text)
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(
+            "# fnb_khiops vs Khiops 11 (KHIOPS_NOTES §8 protocol: 70/30 split, seed 0)\n\n"
+            "Generated by `python -m repro.experiments.khiops_agreement --out "
+            f"{args.out}`.\n\n{text}\n"
+        )
+
+
+if __name__ == "__main__":
+    main()
