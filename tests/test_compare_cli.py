@@ -137,3 +137,14 @@ def test_compare_in_process(tmp_path):
     assert parse_overrides(["a=1", "+b=x=y"]) == {"a": "1", "b": "x=y"}
     with pytest.raises(ValueError, match="key=value"):
         parse_overrides(["novalue"])
+
+
+def test_report_experiment_errors_are_clear(tmp_path, capsys):
+    """No records yet, or an unknown experiment: a one-line error, no traceback."""
+    from repro.report.__main__ import main
+
+    assert main(["experiment=wu2015_fig3", f"results={tmp_path}"]) == 1
+    err = capsys.readouterr().err
+    assert "No result records" in err and "python -m repro experiment=wu2015_fig3" in err
+    assert main(["experiment=nosuch", f"results={tmp_path}"]) == 2
+    assert "valid experiments: boulle2007_challenge" in capsys.readouterr().err

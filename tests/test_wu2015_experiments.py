@@ -1,11 +1,16 @@
-"""wu2015 experiments run end to end on tiny settings (Hydra multirun in a fresh directory)."""
+"""wu2015 experiments run end to end on tiny settings (Hydra multirun in a fresh directory), and
+their reports (``python -m repro.report experiment=wu2015_*``: repro/report/figures/wu2015.py)."""
 
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
+
+from repro.report.figures import wu2015
 
 ROOT = Path(__file__).resolve().parents[1]
 WU = ROOT / "experiments" / "wu2015"
@@ -37,9 +42,21 @@ def _table2(tmp_path, datasets):
     assert len(acc) == 2 * len(datasets) * 4  # 2 repetitions x data sets x 4 methods
     test = rec.query("split == 'test'")
     assert (test["n_test"] / (test["n_test"] + test["n_train"])).between(0.09, 0.11).all()
-    report = run([str(WU / "table2.py"), "--results", str(results)], tmp_path).stdout
+    printed = run(
+        ["-m", "repro.report", "experiment=wu2015_table2", f"results={results}"], tmp_path
+    ).stdout
+    out = results / "wu2015_table2"
+    names = ["table2.md", "REPRODUCTION.md", "table2_side_by_side.csv"]
+    for name in names:
+        assert str(out / name) in printed.splitlines()
+        assert (out / name).stat().st_size > 0
+    report = (out / "REPRODUCTION.md").read_text()
+    assert report.startswith("# wu2015 Table 2 — reproduction")  # not the generic comparison
     assert "BMA never underperforms NB?" in report
-    assert (results / "wu2015_table2" / "REPRODUCTION.md").exists()
+    assert (out / "table2.md").read_text() in report
+    side = pd.read_csv(out / "table2_side_by_side.csv")
+    assert len(side) == 19 * 4  # every published (method, data set)
+    assert set(side.dropna(subset=["error"])["dataset"]) == set(datasets)
     return acc
 
 
@@ -74,9 +91,13 @@ def test_fig3_sweep_and_plot(tmp_path):
         tmp_path,
     )  # fmt: skip
     assert len(list((results / "wu2015_fig3").rglob("*.parquet"))) == 11  # the 11 values of Γ
-    run([str(WU / "fig3.py"), "--results", str(results)], tmp_path)
-    for ext in ("png", "pdf"):
+    run(["-m", "repro.report", "experiment=wu2015_fig3", f"results={results}"], tmp_path)
+    for ext in ("png", "pdf", "csv"):
         assert (results / "wu2015_fig3" / f"fig3.{ext}").stat().st_size > 0
+    assert not (results / "wu2015_fig3" / "REPRODUCTION.md").exists()
+    curve = pd.read_csv(results / "wu2015_fig3" / "fig3.csv")
+    assert sorted(curve["gamma"]) == pytest.approx([0.5 + 0.1 * i for i in range(11)])
+    assert set(curve["dataset"]) == {"iris"} and curve["accuracy"].between(0, 1).all()
 
 
 def test_fig2_quick(tmp_path):
@@ -86,3 +107,48 @@ def test_fig2_quick(tmp_path):
     assert set(rec["method"]) == {"nb_laplace", "bma_nb_tuned", "lr_tuned", "svm_tuned"}
     assert rec["accuracy"].between(0, 1).all()
     assert (tmp_path / "wu2015_fig2" / "fig2.png").stat().st_size > 0
+
+
+def _records(accuracies: dict) -> pd.DataFrame:
+    """Hand-made records: {(method, dataset): [test accuracy per repetition]} + a fit_time."""
+    rows = []
+    for (method, dataset), values in accuracies.items():
+        for rep, value in enumerate(values):
+            base = {"method": method, "dataset": dataset, "repetition": rep, "fold": 0}
+            rows.append({**base, "split": "test", "metric": "accuracy", "value": value})
+            rows.append({**base, "split": "model", "metric": "fit_time", "value": 0.01})
+    return pd.DataFrame(rows)
+
+
+def test_table2_summary_error_and_t_interval():
+    """3 repetitions at accuracies 0.9, 0.8, 1.0: error 0.1, sd 0.1, t_{0.975,2}·sd/√3."""
+    rec = _records({("nb_laplace", "iris"): [0.9, 0.8, 1.0]})
+    (row,) = wu2015.summarize(rec).to_dict("records")
+    assert row["error"] == pytest.approx(0.1)
+    assert row["error_ci95"] == pytest.approx(stats.t.ppf(0.975, 2) * 0.1 / np.sqrt(3))
+    assert row["error_ci95"] == pytest.approx(0.2484, abs=1e-4)  # 4.303 * 0.1 / 1.732
+    assert row["repetitions"] == 3 and row["fit_time"] == pytest.approx(0.01)
+    assert not row["time_includes_tuning"]  # untuned: fit_time is the final fit
+    tuned = wu2015.summarize(_records({("bma_nb_tuned", "lymph_binary"): [0.9, 0.8]}))
+    assert tuned.loc[0, "dataset"] == "lymph"  # shown under the paper's name
+    assert bool(tuned.loc[0, "time_includes_tuning"])  # no refit_time stored
+
+
+def test_bma_vs_nb_flags_the_data_set_where_bma_is_worse(tmp_path):
+    rec = _records(
+        {
+            ("bma_nb_tuned", "iris"): [0.80, 0.70, 0.75, 0.80],  # BMA worse on every split
+            ("nb_laplace", "iris"): [0.90, 0.85, 0.90, 0.95],
+            ("bma_nb_tuned", "vote"): [0.95, 0.95, 0.90, 1.00],  # BMA better
+            ("nb_laplace", "vote"): [0.90, 0.85, 0.90, 0.95],
+        }
+    )
+    duel = wu2015.bma_vs_nb(rec).set_index("dataset")
+    assert duel.at["iris", "bma_minus_nb"] == pytest.approx(0.1375)
+    assert duel.at["iris", "bma_worse_splits"] == 4 and duel.at["iris", "p_bma_worse"] < 0.05
+    assert duel.at["vote", "bma_minus_nb"] < 0 and duel.at["vote", "p_bma_worse"] > 0.5
+    paths = wu2015.table2(rec, tmp_path, {})
+    assert [p.name for p in paths] == ["table2.md", "REPRODUCTION.md", "table2_side_by_side.csv"]
+    report = (tmp_path / "REPRODUCTION.md").read_text()
+    assert "BMA has a higher mean error than NB on 1 of 2 data sets (iris)" in report
+    assert "significantly (paired t, p < 0.05) on 1 (iris)" in report

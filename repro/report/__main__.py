@@ -27,7 +27,17 @@ def main(argv: list[str] | None = None) -> int:
         from repro.report.generate import generate_report
 
         kv = parse_overrides(args)
-        paths = generate_report(kv["experiment"], kv.get("results", "results"), kv.get("out"))
+        try:
+            paths = generate_report(kv["experiment"], kv.get("results", "results"), kv.get("out"))
+        except FileNotFoundError as err:
+            print(
+                f"error: {err}; run `python -m repro experiment={kv['experiment']}` first",
+                file=sys.stderr,
+            )
+            return 1
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
         for p in paths:
             print(p)
         return 0

@@ -1,35 +1,50 @@
-"""wu2015 Table 2 from stored records, next to the published numbers (never refits).
+"""wu2015 Table 2 and Figure 3 from stored records (never refits).
 
-    python -m repro experiment=wu2015_table2           # the records (results/wu2015_table2/)
-    python experiments/wu2015/table2.py [--results results] [--out results/wu2015_table2]
+Called by ``python -m repro.report experiment=wu2015_table2`` and ``experiment=wu2015_fig3``
+(the ``figures:`` entries of ``conf/experiment/wu2015_*.yaml``); both write into the report's
+output folder, ``results/<experiment>/`` by default.
 
-Writes ``table2.md`` (ours | published, error % ± 95% CI and training time in ms per method) and
-``REPRODUCTION.md`` (that table, the differences, and the "BMA never underperforms NB" check) into
-the output folder, and prints them.
+:func:`table2` — Table 2 next to the published numbers of ``experiments/wu2015/reported.csv``.
+Writes ``table2.md`` (ours | published, error % ± 95% CI and training time in ms per method),
+``REPRODUCTION.md`` (that table, the "BMA never underperforms NB" check and the mean absolute
+difference to the published errors) and ``table2_side_by_side.csv`` (one row per published
+method × data set with our numbers beside them).
 
 - Error: mean test error over the outer repetitions of ``protocol=resample``; ± the half-width of
-  the 95% t-interval over repetitions (t_{0.975, R−1}·sd/√R). The paper's errors are single-split
-  numbers (whole numbers of mistakes over a 10% test part), so differences of a few points are
-  within its own noise.
+  the 95% t-interval over repetitions (t_{0.975, R−1}·sd/√R, sd with ddof = 1, R repetitions).
+  The paper's errors are single-split numbers (whole numbers of mistakes over a 10% test part),
+  so differences of a few points are within its own noise.
 - Time: the training time of the final fit, ms (``refit_time`` records of the tuned methods when
   the runner stores them, else ``fit_time``, which for ``*_tuned`` includes the inner-CV tuning
   and is marked with ``*``).
 - BMA vs NB: paired over the identical outer splits; "worse" = higher mean error, "significantly
-  worse" = paired t-test p < 0.05 (one-sided).
+  worse" = paired t-test p < 0.05 (one-sided, H1: error(BMA) − error(NB) > 0).
+- ``lymph_binary`` is shown as the paper's ``lymph`` (a labelled substitute).
+
+:func:`fig3` — Figure 3: BMA-NB accuracy against Γ, one line per data set. Two panels as in the
+paper: (left) data sets where some Γ > 1 beats every Γ ≤ 1 (a peak: an Occam prior that leaves
+some variables out helps), (right) the others, where the best accuracy is reached with Γ ≤ 1 (all
+variables kept, BMA = NB). Accuracy = mean test accuracy over the outer repetitions of
+``protocol=resample``. Writes ``fig3.png``, ``fig3.pdf`` and ``fig3.csv`` (the plotted means,
+with the panel of each data set).
 """
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-from scipy import stats
+import matplotlib
 
-from repro.evaluation.records import read_records as records_under
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from scipy import stats  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
+from repro.report.generate import EXPERIMENTS_DIR  # noqa: E402
+
+#: the published Table 2 (error, error_ci95 as fractions, fit_time in s)
+REPORTED = EXPERIMENTS_DIR / "wu2015" / "reported.csv"
 METHODS = {"bma_nb_tuned": "BMA", "nb_laplace": "NB", "lr_tuned": "LR", "svm_tuned": "SVM"}
 #: our data set → the paper's, where we run a labelled substitute
 SUBSTITUTES = {"lymph_binary": "lymph"}
@@ -40,19 +55,17 @@ PAPER_ORDER = [
 ]  # fmt: skip
 
 
-def read_records(folder: Path) -> pd.DataFrame:
-    try:
-        frame = records_under(folder)
-    except FileNotFoundError:
-        raise SystemExit(
-            f"no records under {folder}: run `python -m repro experiment=wu2015_table2`"
-        ) from None
-    frame["paper_dataset"] = frame["dataset"].map(lambda d: SUBSTITUTES.get(d, d))
-    return frame
+# --- Table 2 ---------------------------------------------------------------------------------
+def with_paper_dataset(records: pd.DataFrame) -> pd.DataFrame:
+    """The records with a ``paper_dataset`` column (the paper's name of each data set)."""
+    if "paper_dataset" in records.columns:
+        return records
+    return records.assign(paper_dataset=records["dataset"].map(lambda d: SUBSTITUTES.get(d, d)))
 
 
 def summarize(records: pd.DataFrame) -> pd.DataFrame:
     """One row per (method, dataset): error, CI half-width, time (s), repetitions."""
+    records = with_paper_dataset(records)
     rows = []
     for (method, dataset), grp in records.groupby(["method", "paper_dataset"]):
         acc = grp.query("split == 'test' and metric == 'accuracy'")
@@ -80,6 +93,8 @@ def summarize(records: pd.DataFrame) -> pd.DataFrame:
 
 
 def side_by_side(ours: pd.DataFrame, reported: pd.DataFrame) -> pd.DataFrame:
+    """The published numbers (``paper_*`` columns) with ours beside them and ``diff`` = ours −
+    paper error, one row per published (method, dataset)."""
     pub = reported.pivot_table(index=["method", "dataset"], columns="metric", values="value")
     pub = pub.add_prefix("paper_").reset_index()
     table = pub.merge(ours, on=["method", "dataset"], how="left")
@@ -92,6 +107,7 @@ def _fmt_err(e, ci):
 
 
 def markdown(table: pd.DataFrame) -> str:
+    """The Table 2 layout: data sets in the paper's order, error then time, ours and published."""
     head = ["data set"]
     head += [f"{name} ours" for name in METHODS.values()]
     head += [f"{name} paper" for name in METHODS.values()]
@@ -120,6 +136,7 @@ def markdown(table: pd.DataFrame) -> str:
 
 def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
     """Paired comparison of BMA (tuned) and NB over the identical outer splits."""
+    records = with_paper_dataset(records)
     acc = records.query("split == 'test' and metric == 'accuracy'")
     rows = []
     for dataset, grp in acc.groupby("paper_dataset"):
@@ -156,17 +173,18 @@ def frame_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
     return "\n".join(lines)
 
 
-def main(results: Path, out: Path) -> str:
-    records = read_records(results / "wu2015_table2")
+def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, str, pd.DataFrame]:
+    """(Table 2 Markdown, REPRODUCTION.md text, side-by-side table) of the records."""
     ours = summarize(records)
-    reported = pd.read_csv(HERE / "reported.csv")
     table = side_by_side(ours, reported)
     md = markdown(table)
     duel = bma_vs_nb(records)
-    worse = duel[duel["bma_minus_nb"] > 0]
-    signif = duel[duel["p_bma_worse"] < 0.05]
+    worse = duel[duel["bma_minus_nb"] > 0] if len(duel) else duel
+    signif = duel[duel["p_bma_worse"] < 0.05] if len(duel) else duel
     missing = sorted(set(PAPER_ORDER) - set(ours["dataset"]))
     reps = sorted(set(ours["repetitions"]))
+    worse_names = ", ".join(worse["dataset"]) if len(worse) else ""
+    signif_names = ", ".join(signif["dataset"]) if len(signif) else ""
     text = [
         "# wu2015 Table 2 — reproduction",
         "",
@@ -183,8 +201,8 @@ def main(results: Path, out: Path) -> str:
         frame_markdown(duel) if len(duel) else "(no paired records)",
         "",
         f"BMA has a higher mean error than NB on {len(worse)} of {len(duel)} data sets "
-        f"({', '.join(worse['dataset']) or 'none'}); significantly (paired t, p < 0.05) on "
-        f"{len(signif)} ({', '.join(signif['dataset']) or 'none'}).",
+        f"({worse_names or 'none'}); significantly (paired t, p < 0.05) on "
+        f"{len(signif)} ({signif_names or 'none'}).",
         "",
         "## Mean absolute difference to the published error (points)",
         "",
@@ -198,17 +216,68 @@ def main(results: Path, out: Path) -> str:
             ".2f",
         ),
     ]
-    report = "\n".join(text) + "\n"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "table2.md").write_text(md + "\n")
-    (out / "REPRODUCTION.md").write_text(report)
-    table.to_csv(out / "table2_side_by_side.csv", index=False)
-    return report
+    return md, "\n".join(text) + "\n", table
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, default=Path("results"))
-    parser.add_argument("--out", type=Path, default=None)
-    args = parser.parse_args()
-    print(main(args.results, args.out or args.results / "wu2015_table2"))
+def table2(records, out_dir, report_cfg) -> list[Path]:
+    """Table 2 (``table2.md``), ``REPRODUCTION.md`` and ``table2_side_by_side.csv``."""
+    md, report, table = table2_report(records, pd.read_csv(REPORTED))
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [
+        out_dir / "table2.md",
+        out_dir / "REPRODUCTION.md",
+        out_dir / "table2_side_by_side.csv",
+    ]
+    paths[0].write_text(md + "\n")
+    paths[1].write_text(report)
+    table.to_csv(paths[2], index=False)
+    return paths
+
+
+# --- Figure 3 --------------------------------------------------------------------------------
+PANELS = ["peak at Γ > 1", "best with Γ ≤ 1"]
+
+
+def curves(records: pd.DataFrame) -> pd.DataFrame:
+    """Mean test accuracy per (dataset, Γ) with the panel of each data set."""
+    acc = records.query("split == 'test' and metric == 'accuracy'")
+    mean = acc.groupby(["dataset", "p_gamma"], as_index=False)["value"].mean()
+    mean = mean.rename(columns={"p_gamma": "gamma", "value": "accuracy"})
+    panel = {}
+    for dataset, grp in mean.groupby("dataset"):
+        above = grp.loc[grp["gamma"] > 1.0 + 1e-9, "accuracy"].max()
+        below = grp.loc[grp["gamma"] <= 1.0 + 1e-9, "accuracy"].max()
+        panel[dataset] = PANELS[0] if above > below else PANELS[1]
+    mean["panel"] = mean["dataset"].map(panel)
+    return mean.sort_values(["panel", "dataset", "gamma"])
+
+
+def plot_fig3(mean: pd.DataFrame, out_dir) -> list[Path]:
+    """The two-panel figure (PNG + PDF) and its data (CSV) of :func:`curves`."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=False)
+    for ax, panel in zip(axes, PANELS):
+        sub = mean[mean["panel"] == panel]
+        for dataset, grp in sub.groupby("dataset"):
+            ax.plot(grp["gamma"], grp["accuracy"], marker="o", ms=3, label=dataset)
+        ax.set_title(f"{panel} ({sub['dataset'].nunique()} data sets)")
+        ax.set_xlabel("Γ  (β = Γ^(N+1))")
+        ax.set_ylabel("test accuracy")
+        ax.grid(alpha=0.3)
+        if len(sub):
+            ax.legend(fontsize=7, ncol=2)
+    fig.suptitle("BMA-NB: effect of Γ (wu2015 Fig. 3, reproduced)")
+    fig.tight_layout()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / "fig3.png", out_dir / "fig3.pdf", out_dir / "fig3.csv"]
+    for path in paths[:2]:
+        fig.savefig(path, dpi=150)
+    plt.close(fig)
+    mean.to_csv(paths[2], index=False)
+    return paths
+
+
+def fig3(records, out_dir, report_cfg) -> list[Path]:
+    """Figure 3: ``fig3.png``, ``fig3.pdf`` and ``fig3.csv`` (accuracy vs Γ, two panels)."""
+    return plot_fig3(curves(records), out_dir)
