@@ -74,3 +74,12 @@ def test_partition_comparison_detects_differences():
     assert not ka.same_partition([1.5], None)
     assert ka.same_partition([["a", "b"], ["c"]], [["b", "a", "rare"], ["c"]])
     assert not ka.same_partition([["a", "b"], ["c"]], [["a"], ["b", "c"]])
+
+
+def test_agreement_command_writes_the_table(tmp_path, capsys):
+    """``python -m repro.experiments.khiops_agreement wine --out FILE`` (README)."""
+    out = tmp_path / "agreement.md"
+    ka.main(["wine", "--out", str(out)])
+    text = out.read_text()
+    assert "| wine | 124 | 13 | 13 | True | 13 |" in text
+    assert "| wine |" in capsys.readouterr().out
