@@ -75,3 +75,10 @@ def test_compare_reported_and_reproduction_file(tmp_path):
     path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", ["d3"], {"d3": "x"})
     text = path.read_text()
     assert "5 of 7 published numbers reproduced" in text and "## Table 1" in text
+
+
+def test_markdown_keeps_integer_columns_integer():
+    """A row mixing int and float columns: counts print as counts, not 2.0000."""
+    frame = pd.DataFrame({"wins": np.array([2, 12]), "p": [0.5, 0.01234]}, index=["a", "b"])
+    lines = to_markdown(frame, digits=3, index_title="m").splitlines()
+    assert lines[2:] == ["| a | 2 | 0.500 |", "| b | 12 | 0.012 |"]

@@ -10,6 +10,7 @@ rank over data sets (:func:`repro.stats.tests.average_ranks`).
 from __future__ import annotations
 
 import math
+import numbers
 
 import pandas as pd
 
@@ -80,7 +81,7 @@ def _cell(value, digits: int) -> str:
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    if isinstance(value, int):
+    if isinstance(value, numbers.Integral):  # int, bool and numpy integers
         return str(value)
     return f"{value:.{digits}f}"
 
@@ -95,8 +96,8 @@ def to_markdown(frame: pd.DataFrame, digits: int = 4, index_title: str = "Method
     """A GitHub-flavoured Markdown table (no extra dependency)."""
     header = [index_title, *_flat_header(frame)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for idx, row in frame.iterrows():
-        cells = [str(idx), *(_cell(v, digits) for v in row.tolist())]
+    for idx, *row in frame.itertuples(name=None):  # not iterrows: it casts int columns to float
+        cells = [str(idx), *(_cell(v, digits) for v in row)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -42,6 +42,7 @@ import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from repro.report.generate import EXPERIMENTS_DIR  # noqa: E402
+from repro.report.tables import to_markdown  # noqa: E402
 
 #: the published Table 2 (error, error_ci95 as fractions, fit_time in s)
 REPORTED = EXPERIMENTS_DIR / "wu2015" / "reported.csv"
@@ -163,16 +164,6 @@ def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def frame_markdown(frame: pd.DataFrame, floatfmt: str = ".4f") -> str:
-    """A DataFrame as a Markdown table (no dependency on tabulate)."""
-    cols = list(frame.columns)
-    lines = ["| " + " | ".join(map(str, cols)) + " |", "|" + "---|" * len(cols)]
-    for row in frame.itertuples(index=False):
-        cells = [format(v, floatfmt) if isinstance(v, float) else str(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, str, pd.DataFrame]:
     """(Table 2 Markdown, REPRODUCTION.md text, side-by-side table) of the records."""
     ours = summarize(records)
@@ -198,7 +189,9 @@ def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, s
         "",
         "## BMA never underperforms NB?",
         "",
-        frame_markdown(duel) if len(duel) else "(no paired records)",
+        to_markdown(duel.set_index("dataset"), index_title="dataset").rstrip()
+        if len(duel)
+        else "(no paired records)",
         "",
         f"BMA has a higher mean error than NB on {len(worse)} of {len(duel)} data sets "
         f"({worse_names or 'none'}); significantly (paired t, p < 0.05) on "
@@ -206,15 +199,16 @@ def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, s
         "",
         "## Mean absolute difference to the published error (points)",
         "",
-        frame_markdown(
+        to_markdown(
             table.dropna(subset=["error"])
             .groupby("method")["diff"]
             .apply(lambda d: 100 * d.abs().mean())
             .rename(index=METHODS)
             .rename("mean abs(ours − paper)")
-            .reset_index(),
-            ".2f",
-        ),
+            .to_frame(),
+            digits=2,
+            index_title="method",
+        ).rstrip(),
     ]
     return md, "\n".join(text) + "\n", table
 
