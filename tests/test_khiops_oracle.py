@@ -7,7 +7,6 @@ weights with 10 significant digits in the model dictionary and predicts with tho
 weights, so differences up to ~1e-10 are print precision, not algorithm.
 """
 
-import numpy as np
 import pytest
 
 pytest.importorskip("khiops.sklearn")
@@ -34,36 +33,26 @@ def test_partitions_and_levels(run):
     assert not diffs
 
 
-def test_informative_set(run):
-    ours = run["ours"]
-    cols = list(run["Xtr"].columns)
-    theirs = {c for c in cols if run["vars"][c].level > 0}
-    assert {c for k, c in enumerate(cols) if ours.levels_[k] > 0} == theirs
+@pytest.fixture(scope="module")
+def row(run):
+    return ka.compare(run)
 
 
-def test_weights(run):
-    ours = run["ours"]
-    mine = {c: w for c, w in zip(run["Xtr"].columns, ours.weights_) if w > 0}
-    theirs = {
-        (v[1:] if v.startswith("P") and v[1:] in mine else v): w for v, w in run["weights"].items()
-    }
-    assert mine.keys() == theirs.keys()
-    for c in mine:
-        assert abs(mine[c] - theirs[c]) <= ka.WEIGHT_TOL, c
-
-
-def test_probabilities(run):
-    P = run["ours"].predict_proba(run["Xte"])
-    Q = run["proba"][[str(c) for c in run["ours"].classes_]].to_numpy()
-    assert np.abs(P - Q).max() <= ka.PROBA_TOL
-
-
-def test_agreement_summary(run):
-    """The summary row the script prints says the same as the tests above."""
-    row = ka.compare(run)
+def test_informative_set(row):
     assert row["same_informative"]
     assert row["partitions_identical"] == row["variables"]
+
+
+def test_weights(run, row):
+    """Same selected variables, every weight within 1e-9 (Khiops prints 10 digits)."""
+    assert row["selected_differing"] == [] and row["selected_ours"] > 0
     assert row["weights_identical"] == row["selected_khiops"] == row["selected_ours"]
+    assert row["max_weight_diff"] <= ka.WEIGHT_TOL
+    ours = run["ours"]
+    assert {c for c, w in zip(run["Xtr"].columns, ours.weights_) if w > 0} == run["weights"].keys()
+
+
+def test_probabilities(row):
     assert row["max_proba_diff"] <= ka.PROBA_TOL
 
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from repro.experiments.khiops_agreement import split
+from repro.experiments.khiops_agreement import split, waveform
 from repro.preprocessing import modl
 from repro.preprocessing import modl_khiops as mk
 from repro.preprocessing.discretizers import MODLDiscretizer, MODLGrouper
@@ -172,3 +172,15 @@ def test_compiled_helpers_match_reference():
                 mk.discretization_partition_costs(m, g, n, math.log(7)),
                 mk.discretization_partition_costs_py(m, g, n, math.log(7)),
             )
+
+
+def test_oracle_waveform_is_the_khiops_notes_sample():
+    """KHIOPS_NOTES §8: class counts [1651, 1675, 1674]; the base waves are those of the
+    catalog's generator (a relabelling), centred at 11, 15 and 7 for waves 1, 2, 3."""
+    X, y = waveform()
+    assert np.bincount(y).tolist() == [1651, 1675, 1674]
+    assert X.shape == (5000, 21)
+    # class 0 mixes the waves centred at 11 and 15 with u ~ U(0, 1): E[x_i] = (h_11(i) + h_15(i))/2
+    i = np.arange(1, 22)
+    expected = (np.maximum(6 - np.abs(i - 11), 0) + np.maximum(6 - np.abs(i - 15), 0)) / 2
+    assert X[y == 0].mean().to_numpy() == pytest.approx(expected, abs=0.1)

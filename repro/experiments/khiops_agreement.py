@@ -23,6 +23,7 @@ import pandas as pd
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.model_selection import train_test_split
 
+from repro.datasets.generators import WAVEFORM_PAIRS, waveform_base
 from repro.methods.khiops_peer import khiops_snb_weights
 from repro.report.tables import to_markdown
 
@@ -33,20 +34,16 @@ PROBA_TOL = 1e-9
 
 
 def waveform(n: int = 5000) -> tuple[pd.DataFrame, pd.Series]:
-    """Breiman's waveform exactly as in KHIOPS_NOTES §8 (numpy ``default_rng(0)``)."""
+    """Breiman's waveform exactly as in KHIOPS_NOTES §8 (numpy ``default_rng(0)``).
+
+    The process of :func:`repro.datasets.generators.waveform` with another labelling of the base
+    waves (centres 11, 15, 7 instead of 7, 11, 15), the one the Khiops reference numbers used."""
     rng = np.random.default_rng(0)
-    i = np.arange(1, 22)
-    h1 = np.maximum(6 - np.abs(i - 11), 0)
-    h2 = np.maximum(6 - np.abs(i - 15), 0)
-    h3 = np.maximum(6 - np.abs(i - 7), 0)
-    waves, pairs = [h1, h2, h3], [(0, 1), (0, 2), (1, 2)]
+    waves = waveform_base()[[1, 2, 0]]
+    first, second = np.array(WAVEFORM_PAIRS).T
     y = rng.integers(0, 3, n)
     u = rng.random(n)[:, None]
-    X = (
-        u * np.stack([waves[pairs[c][0]] for c in y])
-        + (1 - u) * np.stack([waves[pairs[c][1]] for c in y])
-        + rng.standard_normal((n, 21))
-    )
+    X = u * waves[first[y]] + (1 - u) * waves[second[y]] + rng.standard_normal((n, 21))
     return pd.DataFrame(X, columns=[f"x{k}" for k in range(1, 22)]), pd.Series(y)
 
 
@@ -127,7 +124,7 @@ def fit_both(name: str) -> dict:
         Xtr=Xtr,
         Xte=Xte,
         vars={c: prep.get_variable_statistics(c) for c in Xtr.columns},
-        weights=khiops_snb_weights(clf),
+        weights=khiops_snb_weights(clf, Xtr.columns),
         proba=proba,
         ours=ours,
         khiops_fit_time=t1 - t0,
@@ -144,9 +141,7 @@ def compare(run: dict) -> dict:
     }
     level_diff = {c: abs(ours.levels_[k] - run["vars"][c].level) for k, c in enumerate(cols)}
     mine = {c: w for c, w in zip(cols, ours.weights_) if w > 0}
-    theirs = {
-        (v[1:] if v.startswith("P") and v[1:] in mine else v): w for v, w in run["weights"].items()
-    }
+    theirs = run["weights"]
     common = mine.keys() & theirs.keys()
     weight_diff = {c: abs(mine[c] - theirs[c]) for c in common}
     P = ours.predict_proba(run["Xte"])

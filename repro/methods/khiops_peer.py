@@ -29,10 +29,13 @@ def _import_khiops():
     return KhiopsClassifier
 
 
-def khiops_snb_weights(khiops_model) -> dict[str, float]:
+def khiops_snb_weights(khiops_model, columns=None) -> dict[str, float]:
     """SNB weights of a fitted ``khiops.sklearn.KhiopsClassifier``, read from the
-    ``SNBClassifier`` rule of its model dictionary: ``{variable: weight}`` (names as Khiops prints
-    them, with a ``P`` prefix for prepared variables). ``StopIteration`` if there is no SNB."""
+    ``SNBClassifier`` rule of its model dictionary: ``{variable: weight}``.
+
+    Khiops names a prepared variable with a ``P`` prefix; given ``columns`` (the input column
+    names), such a name is mapped back to its column (``Pcolumn`` → ``column`` when ``column`` is
+    an input and ``Pcolumn`` is not). ``StopIteration`` if the model has no SNB."""
     rule = next(
         v.rule
         for v in khiops_model.model_.dictionaries[0].variables
@@ -40,6 +43,9 @@ def khiops_snb_weights(khiops_model) -> dict[str, float]:
     )
     ws = [float(x) for x in re.search(r"Vector\(([^)]*)\)", rule).group(1).split(",")]
     vs = [m.strip("`") for m in re.findall(r"DataGridStats\([^,]+, (`[^`]+`|[^)]+)\)", rule)]
+    if columns is not None:
+        cols = set(columns)
+        vs = [v[1:] if v not in cols and v.startswith("P") and v[1:] in cols else v for v in vs]
     return dict(zip(vs, ws))
 
 
@@ -95,8 +101,7 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
         self.class_order_ = [int(str(c)[1:]) for c in self.khiops_.classes_]
         self.weights_ = np.zeros(Z.shape[1])
         try:
-            for v, w in khiops_snb_weights(self.khiops_).items():
-                name = v[1:] if v.startswith("P") else v
+            for name, w in khiops_snb_weights(self.khiops_, self.column_names_).items():
                 if name in self.column_names_:
                     self.weights_[self.column_names_.index(name)] = w
         except (StopIteration, AttributeError):
