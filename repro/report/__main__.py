@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             paths = generate_report(kv["experiment"], kv.get("results", "results"), kv.get("out"))
         except FileNotFoundError as err:
+            if "No result records" not in str(err):
+                raise
             print(
                 f"error: {err}; run `python -m repro experiment={kv['experiment']}` first",
                 file=sys.stderr,
