@@ -17,13 +17,12 @@ import sys
 import traceback
 
 import hydra
-from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
+from repro.config import register_dataset_configs
 from repro.registry import (
-    METHOD_DIR,
     build_method,
     method_config,
     method_params,
@@ -66,21 +65,6 @@ def resolve_overrides(args: list[str]) -> list[str]:
                 )
         out.append(f"{group}={','.join(names)}")
     return out
-
-
-def register_dataset_configs() -> None:
-    """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists),
-    with its generator parameters as keys: ``dataset=waveform dataset.n_samples=1000``."""
-    from repro.datasets.catalog import catalog
-    from repro.evaluation.records import jsonable
-
-    store = ConfigStore.instance()
-    conf_dir = METHOD_DIR.parent / "dataset"
-    for entry in catalog().values():
-        if (conf_dir / f"{entry.name}.yaml").exists():
-            continue
-        params = {k: jsonable(v) for k, v in entry.params.items()}
-        store.store(group="dataset", name=entry.name, node={"name": entry.name, **params})
 
 
 def run_cell_from_config(cfg: DictConfig) -> dict:

@@ -10,14 +10,12 @@ yet give a clear error rather than "unknown". :data:`ALIASES` are the short name
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 
 import pandas as pd
 from hydra.utils import get_class, instantiate
 from omegaconf import OmegaConf
 
-CONF_DIR = Path(__file__).resolve().parent / "conf"
-METHOD_DIR = CONF_DIR / "method"
+from repro.config import CONF_DIR, METHOD_DIR  # noqa: F401  (re-exported)
 
 #: id -> (display name as in the papers, paper key)
 METHODS: dict[str, tuple[str, str]] = {

@@ -11,7 +11,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 
 import repro.report.figures.boulle2007 as figures
-from repro.__main__ import register_dataset_configs
+from repro.config import register_dataset_configs
 from repro.evaluation.records import read_records
 from repro.experiments.boulle2007 import (
     ber_error_bar,

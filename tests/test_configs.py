@@ -9,7 +9,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
 
-from repro.__main__ import register_dataset_configs
+from repro.config import register_dataset_configs
 from repro.datasets import list_datasets
 from repro.evaluation.protocols import get_protocol
 from repro.registry import CONF_DIR, build_method, implemented_methods, method_params

@@ -26,38 +26,12 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
-from hydra.core.global_hydra import GlobalHydra
-from omegaconf import OmegaConf
-
+from repro.config import experiment_config
 from repro.evaluation.records import read_records
-from repro.registry import CONF_DIR
 from repro.report.reproduction import compare_reported, read_reported, write_reproduction
 from repro.report.tables import comparison_table, to_latex, to_markdown
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
-
-
-def experiment_config(name: str) -> dict:
-    """The composed configuration of an experiment, with its sweep parameters resolved."""
-    from repro.__main__ import register_dataset_configs
-
-    valid = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
-    if name not in valid:
-        raise ValueError(f"Unknown experiment {name!r}; valid experiments: {', '.join(valid)}")
-    register_dataset_configs()
-    GlobalHydra.instance().clear()
-    try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            cfg = compose("config", overrides=[f"experiment={name}"], return_hydra_config=True)
-    finally:
-        GlobalHydra.instance().clear()
-    params = cfg.hydra.sweeper.params
-    sweep = OmegaConf.to_container(params, resolve=False) if params else {}
-    out = OmegaConf.to_container(cfg, resolve=False)
-    out.pop("hydra", None)
-    out["sweep"] = {k: [v.strip() for v in str(val).split(",")] for k, val in sweep.items()}
-    return out
 
 
 def _load_function(spec: str):
