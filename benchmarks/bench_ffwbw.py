@@ -5,7 +5,7 @@
 Data: waveform (N = 4000) with K constructed F(2D) features (random sums of two of the 21
 waveform features, :class:`repro.datasets.construction.FeatureConstruction`), generated block by
 block. What is timed is the search, on the packed training data of the candidates
-(:class:`repro.methods.selective.SelectionData`): ⌊log2(K·N)⌋ starts, MaxIter 5, recording every
+(:class:`repro.methods.engine.EncodedData`): ⌊log2(K·N)⌋ starts, MaxIter 5, recording every
 evaluated model (as SNB(BMA)/SNB(CMA) do) and then computing the CMA weights. The univariate
 tables are 10-bin equal-frequency partitions with the m-estimate (every variable a candidate,
 the worst case of the search); the MODL preprocessing is benchmarked in ``bench_modl.py``.
@@ -31,7 +31,7 @@ import numpy as np
 def build_data(n_variables: int, n_instances: int, block: int = 2000):
     from repro.datasets.construction import FeatureConstruction
     from repro.datasets.generators import waveform
-    from repro.methods.selective import SelectionData
+    from repro.methods.engine import EncodedData
     from repro.preprocessing.tables import m_estimate_log_table
 
     X, y = waveform(n_samples=n_instances, seed=0)
@@ -53,7 +53,7 @@ def build_data(n_variables: int, n_instances: int, block: int = 2000):
             tables[start + b, :10] = m_estimate_log_table(counts, n_instances)
     log_prior = np.log(np.bincount(y, minlength=n_classes) / n_instances)
     offsets = np.arange(n_variables, dtype=np.int64) * 11
-    return SelectionData(
+    return EncodedData(
         codes,
         offsets,
         tables.reshape(-1, n_classes),
@@ -65,7 +65,8 @@ def build_data(n_variables: int, n_instances: int, block: int = 2000):
 
 def run_one(n_variables: int, n_instances: int, record: bool) -> dict:
     from repro.methods.averaging import cma_weights
-    from repro.methods.selective import ScoreEngine, ms_ffwbw
+    from repro.methods.engine import ScoreEngine
+    from repro.methods.search import ms_ffwbw
 
     warm = build_data(50, 200)  # compile the kernels outside the timing
     cma_weights(ms_ffwbw(ScoreEngine(warm), 50, n_starts=1, record=True))

@@ -4,10 +4,9 @@ import itertools
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy.special import logsumexp
-from test_selective import brute_cost, make_problem
+from test_selective import brute_cost, make_problem, redundant_frame
 
 from repro.methods.averaging import (
     BMASelectiveNaiveBayes,
@@ -15,7 +14,8 @@ from repro.methods.averaging import (
     bma_weights,
     cma_weights,
 )
-from repro.methods.selective import ScoreEngine, SelectionData, exhaustive_search, ms_ffwbw
+from repro.methods.engine import EncodedData, ScoreEngine
+from repro.methods.search import exhaustive_search, ms_ffwbw
 
 
 def brute_force_weights(subsets, costs, null_cost):
@@ -37,7 +37,7 @@ def test_weights_over_all_models_equal_brute_force(seed):
     problem = make_problem(seed, n=80 + 30 * seed, n_latent=3, copies=2, noise_vars=1)
     n_cand = len(problem[0])
     n_variables = n_cand + 1
-    result = exhaustive_search(ScoreEngine(SelectionData.from_tables(*problem)), n_variables)
+    result = exhaustive_search(ScoreEngine(EncodedData.from_tables(*problem)), n_variables)
     subsets = list(itertools.product([0, 1], repeat=n_cand))
     costs = [brute_cost(problem, s, n_variables) for s in subsets]
     null_cost = brute_cost(problem, [0] * n_cand, n_variables)
@@ -50,7 +50,7 @@ def test_weights_over_all_models_equal_brute_force(seed):
 def test_weights_over_visited_models_equal_brute_force():
     problem = make_problem(3, n=150)
     n_cand = len(problem[0])
-    result = ms_ffwbw(ScoreEngine(SelectionData.from_tables(*problem)), n_cand, random_state=1)
+    result = ms_ffwbw(ScoreEngine(EncodedData.from_tables(*problem)), n_cand, random_state=1)
     visited = {tuple(s) for s in result.models.subsets().astype(int)}
     subsets = sorted(visited)
     costs = [brute_cost(problem, s, n_cand) for s in subsets]
@@ -62,7 +62,7 @@ def test_weights_over_visited_models_equal_brute_force():
 def test_bma_is_log_space_safe():
     # a large data set: posteriors differ by thousands of nats, exp(−cost) underflows
     problem = make_problem(4, n=6000, n_latent=2, copies=2, noise_vars=0)
-    result = exhaustive_search(ScoreEngine(SelectionData.from_tables(*problem)), 4)
+    result = exhaustive_search(ScoreEngine(EncodedData.from_tables(*problem)), 4)
     assert result.models.cost.min() > 1000  # exp(−cost) = 0 in double precision
     b = bma_weights(result)
     assert np.isfinite(b).all() and (b >= 0).all() and (b <= 1).all()
@@ -74,20 +74,7 @@ def test_bma_is_log_space_safe():
 
 @pytest.fixture(scope="module")
 def data():
-    rng = np.random.default_rng(1)
-    n = 300
-    y = rng.integers(0, 3, n)
-    z = y + rng.normal(0, 0.9, n)
-    X = pd.DataFrame(
-        {
-            "a": z + rng.normal(0, 0.4, n),
-            "b": z + rng.normal(0, 0.4, n),
-            "c": z + rng.normal(0, 0.4, n),
-            "d": y + rng.normal(0, 1.5, n),
-            "noise": rng.normal(size=n),
-        }
-    )
-    return X, y
+    return redundant_frame(1, 300, 3, 0.9, 0.4, 3, 1.5)
 
 
 @pytest.mark.parametrize("cls", [BMASelectiveNaiveBayes, CMASelectiveNaiveBayes])

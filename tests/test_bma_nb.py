@@ -185,13 +185,13 @@ def test_constant_column_and_mixture_marginal():
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"gamma": 0}, "gamma must be > 0"),
-        ({"gamma": -1.0}, "gamma must be > 0"),
+        ({"gamma": 0}, "gamma must be a finite number > 0, got 0"),
+        ({"gamma": -1.0}, "gamma must be a finite number > 0, got -1.0"),
         ({"gamma": np.inf}, "gamma must be a finite number"),
         ({"gamma": "big"}, "gamma must be a finite number"),
-        ({"alpha": 0}, "alpha must be > 0"),
+        ({"alpha": 0}, "alpha must be a finite number > 0"),
         ({"marginal": "both"}, "marginal must be one of"),
-        ({"ddof": 2}, "ddof must be 0 or 1"),
+        ({"ddof": 2}, r"ddof must be one of \[0, 1\], got 2"),
     ],
 )
 def test_bad_parameters(params, message):

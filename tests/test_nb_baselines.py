@@ -173,7 +173,7 @@ def test_bad_parameters():
         EqualFrequencyNaiveBayes(n_bins=0).fit(X, y)
     with pytest.raises(ValueError, match="alpha"):
         LaplaceNaiveBayes(alpha=-1).fit(X, y)
-    with pytest.raises(ValueError, match="C must be > 0"):
+    with pytest.raises(ValueError, match="C must be a finite number > 0"):
         make_method("lr", C=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="Unknown parameter.*gamma.*valid parameters"):
         make_method("nb_gaussian", gamma=2)

@@ -14,20 +14,19 @@ import pytest
 from scipy.special import logsumexp
 
 from repro.evaluation.metrics import auc as reference_auc
-from repro.methods.selective import (
-    ACCSelectiveNaiveBayes,
-    AUCSelectiveNaiveBayes,
-    MAPSelectiveNaiveBayes,
-    ScoreEngine,
-    SelectionData,
+from repro.methods.criteria import map_cost, selection_prior_cost, training_auc
+from repro.methods.engine import EncodedData, ScoreEngine
+from repro.methods.search import (
     default_n_starts,
     exhaustive_criterion,
     exhaustive_search,
     forward_greedy,
-    map_cost,
     ms_ffwbw,
-    selection_prior_cost,
-    training_auc,
+)
+from repro.methods.selective import (
+    ACCSelectiveNaiveBayes,
+    AUCSelectiveNaiveBayes,
+    MAPSelectiveNaiveBayes,
 )
 
 
@@ -83,7 +82,7 @@ def brute_cost(problem, subset, n_variables):
 
 
 def engine_for(problem):
-    return ScoreEngine(SelectionData.from_tables(*problem))
+    return ScoreEngine(EncodedData.from_tables(*problem))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -106,7 +105,7 @@ def test_criterion_4_by_hand():
     # P_M(y_n|x_n) = .75 for all n.  K = 3 variables in the data, K_m = 1.
     y = np.array([0, 0, 1, 1])
     table = np.log(np.array([[0.75, 0.25], [0.25, 0.75], [1.0, 1.0]]))
-    data = SelectionData.from_tables([np.array([0, 0, 1, 1])], [table], y, np.log([0.5, 0.5]))
+    data = EncodedData.from_tables([np.array([0, 0, 1, 1])], [table], y, np.log([0.5, 0.5]))
     engine = ScoreEngine(data)
     expected_null = math.log(4) + 4 * math.log(2)
     expected = math.log(4) + math.log(3) - 4 * math.log(0.75)
@@ -287,22 +286,25 @@ def test_exhaustive_criterion_equals_brute_force(criterion):
 # ---------------------------------------------------------------------------------------------
 # Estimators
 # ---------------------------------------------------------------------------------------------
+def redundant_frame(seed, n, n_classes, latent_sd, copy_sd, n_copies, weak_sd, weak_scale=1.0,
+                    with_category=False):  # fmt: skip
+    """y; ``n_copies`` noisy copies of the latent z = y + N(0, latent_sd) (redundant for NB), then
+    a weak variable y·weak_scale + N(0, weak_sd), pure noise and optionally a nominal copy of y."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n)
+    z = y + rng.normal(0, latent_sd, n)
+    names = "abcdefgh"
+    columns = {names[i]: z + rng.normal(0, copy_sd, n) for i in range(n_copies)}
+    columns[names[n_copies]] = y * weak_scale + rng.normal(0, weak_sd, n)
+    columns["noise"] = rng.normal(size=n)
+    if with_category:
+        columns["cat"] = pd.Categorical(np.where(rng.random(n) < 0.7, y, 1 - y).astype(str))
+    return pd.DataFrame(columns), y
+
+
 @pytest.fixture(scope="module")
 def pima_like():
-    rng = np.random.default_rng(0)
-    n = 400
-    y = rng.integers(0, 2, n)
-    z = y + rng.normal(0, 0.8, n)
-    X = pd.DataFrame(
-        {
-            "a": z + rng.normal(0, 0.3, n),
-            "b": z + rng.normal(0, 0.3, n),  # redundant with a
-            "c": y * 0.8 + rng.normal(0, 1, n),
-            "noise": rng.normal(size=n),
-            "cat": pd.Categorical(np.where(rng.random(n) < 0.7, y, 1 - y).astype(str)),
-        }
-    )
-    return X, y
+    return redundant_frame(0, 400, 2, 0.8, 0.3, 2, 1.0, weak_scale=0.8, with_category=True)
 
 
 def test_map_estimator_heuristic_equals_exhaustive(pima_like):

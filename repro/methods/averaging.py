@@ -20,50 +20,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro.methods.selective import SearchResult, _MAPSearchBase
-
-
-def _normalised_credit(models, w: np.ndarray) -> np.ndarray:
-    total = float(w.sum())
-    if not total > 0:
-        return np.zeros(models.n_candidates)
-    return np.clip(models.credit(w) / total, 0.0, 1.0)
-
-
-def bma_model_weights(cost: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-    """Posterior weights exp(cost_min − cost_m) of the kept models (0 for the others)."""
-    cost = np.asarray(cost, dtype=np.float64)
-    keep = np.ones(cost.size, bool) if keep is None else np.asarray(keep, bool)
-    w = np.zeros(cost.size)
-    if keep.any():
-        w[keep] = np.exp(cost[keep].min() - cost[keep])
-    return w
-
-
-def cma_model_weights(
-    cost: np.ndarray, null_cost: float, keep: np.ndarray | None = None
-) -> np.ndarray:
-    """Compression coefficients c(M) = 1 − cost(M)/cost(M_0), kept where c > 0 (else 0)."""
-    cost = np.asarray(cost, dtype=np.float64)
-    keep = np.ones(cost.size, bool) if keep is None else np.asarray(keep, bool)
-    c = 1.0 - cost / float(null_cost)
-    return np.where(keep & (c > 0), c, 0.0)
+from repro.methods.criteria import bma_model_weights, cma_model_weights
+from repro.methods.search import SearchResult, averaged_weights
+from repro.methods.selective import MAPSearchNaiveBayes
 
 
 def bma_weights(result: SearchResult) -> np.ndarray:
     """b_k = Σ_m a_mk P(M_m|D) / Σ_m P(M_m|D) over the evaluated models (boulle2007 §4.3)."""
     models = result.models
-    return _normalised_credit(models, bma_model_weights(models.cost, models.first_occurrences()))
+    return averaged_weights(models, bma_model_weights(models.cost, models.first_occurrences()))
 
 
 def cma_weights(result: SearchResult) -> np.ndarray:
     """c_k = Σ_m a_mk c(M_m) / Σ_m c(M_m) over the evaluated models with c > 0 (boulle2007 §6.2)."""
     models = result.models
     w = cma_model_weights(models.cost, result.null_cost, models.first_occurrences())
-    return _normalised_credit(models, w)
+    return averaged_weights(models, w)
 
 
-class _AveragingBase(_MAPSearchBase):
+class AveragingNaiveBayes(MAPSearchNaiveBayes):
+    """Averages the models of a criterion-(4) search into variable weights (eq. 7)."""
+
     _record = True
     _averaging = "bma"
 
@@ -103,7 +80,7 @@ _PARAMS_DOC = """
     weights_ : ndarray (K,) in [0, 1], the averaged variable weights
     fit_report_ : dict, with ``criterion`` (criterion (4) of the MAP model), ``null_cost``,
         ``n_models`` (distinct subsets averaged), ``n_compressing_models``
-    search_result_ : :class:`repro.methods.selective.SearchResult`, when ``keep_models``
+    search_result_ : :class:`repro.methods.search.SearchResult`, when ``keep_models``
 
     References
     ----------
@@ -111,7 +88,7 @@ _PARAMS_DOC = """
 """
 
 
-class BMASelectiveNaiveBayes(_AveragingBase):
+class BMASelectiveNaiveBayes(AveragingNaiveBayes):
     __doc__ = (
         """SNB(BMA): Bayesian model averaging of selective naive Bayes (boulle2007 §4).
 
@@ -122,7 +99,7 @@ class BMASelectiveNaiveBayes(_AveragingBase):
     _averaging = "bma"
 
 
-class CMASelectiveNaiveBayes(_AveragingBase):
+class CMASelectiveNaiveBayes(AveragingNaiveBayes):
     __doc__ = (
         """SNB(CMA): compression-based model averaging of selective naive Bayes (boulle2007 §6).
 

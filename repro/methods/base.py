@@ -4,10 +4,13 @@
     (boulle2007 eq. 3, hue2024 eq. 2)
 
 Subclasses choose the per-variable models (:meth:`_make_variable_model`), the class prior
-(:meth:`_class_log_prior`) and the weights (:meth:`_fit_weights`); the base class validates the
-input, fits the variable models once, and predicts. Training log-likelihood columns are obtained
-one variable at a time (:meth:`_training_columns`) so that selection and weighting algorithms can
-update an N × J score matrix in O(N·J) per variable, never materialising N × K × J.
+(:meth:`_class_log_prior`) and the weights (:meth:`_fit_weights`), and validate their
+hyper-parameters in :meth:`_check_params` (with :mod:`repro.methods.checks`); the base class
+runs that check, validates the input, fits the variable models once, and predicts. Weights are
+finite and ≥ 0: selection gives 0/1, averaging [0, 1], and WNB (vidaurre2012 eq. 6) may exceed 1.
+Training log-likelihood columns are obtained one variable at a time (:meth:`_training_columns`)
+so that selection and weighting algorithms can update an N × J score matrix in O(N·J) per
+variable, never materialising N × K × J.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from repro.methods.checks import check_fit_input, check_predict_input, estimator_tags
-from repro.methods.variables import VariableModel
 from repro.preprocessing.tables import class_log_prior
+from repro.preprocessing.variables import VariableModel
 
 
 class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
@@ -32,8 +35,9 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     classes_ : ndarray (J,)
     class_count_ : ndarray (J,)
     class_log_prior_ : ndarray (J,)
-    variables_ : list of fitted :class:`~repro.methods.variables.VariableModel`, one per column
-    weights_ : ndarray (K,) in [0, 1]
+    variables_ : list of fitted :class:`~repro.preprocessing.variables.VariableModel`
+        (one per column)
+    weights_ : ndarray (K,), finite and ≥ 0
     selected_ : ndarray (K,) of bool, ``weights_ > 0``
     n_selected_features_ : int
     n_features_in_, feature_names_in_ : as scikit-learn
@@ -56,8 +60,12 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     def _class_log_prior(self, class_count: np.ndarray) -> np.ndarray:
         return class_log_prior(class_count)
 
+    def _selection(self, weights: np.ndarray) -> np.ndarray:
+        """``selected_``: the variables the model uses (weight > 0 unless a subclass says)."""
+        return weights > 0
+
     def _fit_weights(self, Z: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Weights w_k ∈ [0, 1]; the plain naive Bayes gives weight 1 to every variable."""
+        """Weights w_k ≥ 0 (finite); the plain naive Bayes gives weight 1 to every variable."""
         return np.ones(Z.shape[1])
 
     # -------------------------------------------------------------------- fit
@@ -77,10 +85,13 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         prepared = time.perf_counter()
         self.fit_report_ = {"preparation_time": prepared - start}
         weights = np.asarray(self._fit_weights(Z, y_idx), dtype=np.float64)
-        if weights.shape != (Z.shape[1],) or np.any((weights < 0) | (weights > 1)):
-            raise RuntimeError(f"{type(self).__name__} produced weights outside [0, 1]")
+        if weights.shape != (Z.shape[1],) or not np.all(np.isfinite(weights) & (weights >= 0)):
+            raise RuntimeError(
+                f"{type(self).__name__} produced invalid weights: {Z.shape[1]} finite values "
+                f"≥ 0 expected, got {weights!r}"
+            )
         self.weights_ = weights
-        self.selected_ = weights > 0
+        self.selected_ = self._selection(weights)
         self.n_selected_features_ = int(self.selected_.sum())
         self.fit_report_["weighting_time"] = time.perf_counter() - prepared
         return self

@@ -21,108 +21,12 @@ O(N·K·J) at worst, nothing exponential.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from scipy.special import log_expit, logsumexp
+from scipy.special import log_expit
 
-from repro.methods.base import WeightedNaiveBayes
-from repro.methods.nb import _check_positive, _laplace_categorical
-from repro.methods.variables import LOG_2PI, GaussianModel, PartitionModel, VariableModel
-from repro.preprocessing.tables import class_log_prior
-
-MARGINALS = ("pooled", "mixture")
-
-
-# ---------------------------------------------------------------------------------------------
-# Marginal models P(x_k) (the f_k = 0 branch)
-# ---------------------------------------------------------------------------------------------
-class _MarginalTable:
-    """log P(v) of a nominal variable over the parts of its class-conditional PartitionModel.
-
-    "pooled": Laplace on all training data, (#v + α)/(N_k + α·M), N_k = non-missing values;
-    "mixture": Σ_j P(j)·P(v | j) with the model's own class prior and conditional table.
-    Missing values and unseen categories get 0 (no information), as in the conditional model.
-    """
-
-    def __init__(self, model: PartitionModel, alpha: float, mode: str, log_prior: np.ndarray):
-        self.model = model
-        table = model.log_table_[:-1]
-        if mode == "pooled":
-            counts = model.counts_.sum(axis=1).astype(np.float64)
-            log_p = np.log(counts + alpha) - np.log(counts.sum() + alpha * counts.size)
-        else:
-            log_p = logsumexp(table + log_prior[None, :], axis=1)
-        self.log_table_ = np.append(log_p, 0.0)
-        self.evidence_ = float(np.sum(model.counts_.sum(axis=1) * log_p))
-
-    def log_prob(self, x: np.ndarray) -> np.ndarray:
-        return self.log_table_[self.model.codes(x)]
-
-
-class _MarginalGaussian:
-    """log P(x) of a numeric variable.
-
-    "pooled": one normal density on all training values (same ``ddof`` and variance smoothing as
-    the per-class model); "mixture": Σ_j P(j)·N(x; μ_j, σ_j²). Missing values get 0, and so does
-    every value of a variable that the class-conditional model treats as uninformative (constant
-    column), so that such a variable drops out of both branches.
-    """
-
-    def __init__(self, model: GaussianModel, x: np.ndarray, mode: str, log_prior: np.ndarray):
-        self.model, self.mode, self.log_prior = model, mode, log_prior
-        xo = x[~np.isnan(x)]
-        n = xo.size
-        biased = xo.var() if n else 0.0
-        var = biased * n / (n - model.ddof) if n > model.ddof else 0.0
-        scale = max(float(np.max(model.var_, initial=0.0)), var) or 1.0
-        self.mean_ = xo.mean() if n else 0.0
-        self.var_ = max(var + model.var_smoothing * scale, np.finfo(float).tiny)
-        if not model.informative_:
-            self.evidence_ = 0.0
-        elif mode == "pooled":  # Σ_i log N(x_i; μ, σ²) from the sufficient statistics
-            self.evidence_ = float(-0.5 * n * (LOG_2PI + np.log(self.var_) + biased / self.var_))
-        else:
-            self.evidence_ = float(np.sum(self.log_prob(x)))
-
-    def log_prob(self, x: np.ndarray) -> np.ndarray:
-        if not self.model.informative_:
-            return np.zeros(x.size)
-        if self.mode == "pooled":
-            z = np.clip((x - self.mean_) / np.sqrt(self.var_), -1e150, 1e150)
-            out = -0.5 * (LOG_2PI + np.log(self.var_) + z * z)
-        else:
-            out = logsumexp(self.model.log_likelihood(x) + self.log_prior[None, :], axis=1)
-        return np.where(np.isnan(x), 0.0, out)
-
-
-class _MarginalGeneric:
-    """Mixture marginal of any variable model (fallback for models without a closed form)."""
-
-    def __init__(self, model: VariableModel, x: np.ndarray, log_prior: np.ndarray):
-        self.model, self.log_prior = model, log_prior
-        self.evidence_ = float(np.sum(self.log_prob(x)))
-
-    def log_prob(self, x: np.ndarray) -> np.ndarray:
-        ll = self.model.log_likelihood(x)
-        out = logsumexp(ll + self.log_prior[None, :], axis=1)
-        return np.where(np.all(ll == 0, axis=1), 0.0, out)
-
-
-def _conditional_evidence(model: VariableModel, x: np.ndarray, y: np.ndarray) -> float:
-    """S1_k = Σ_i log P(x_ik | y_i) over the training column, in O(N) (or O(parts·J))."""
-    if isinstance(model, PartitionModel):
-        return float(np.sum(model.counts_ * model.log_table_[:-1]))
-    if isinstance(model, GaussianModel):
-        if not model.informative_:
-            return 0.0
-        observed = ~np.isnan(x)
-        xo, yo = x[observed], y[observed]
-        n_j = np.bincount(yo, minlength=model.mean_.size)
-        dev2 = np.bincount(yo, weights=(xo - model.mean_[yo]) ** 2, minlength=model.mean_.size)
-        return float(np.sum(-0.5 * n_j * (LOG_2PI + np.log(model.var_)) - 0.5 * dev2 / model.var_))
-    ll = model.log_likelihood(x)
-    return float(np.sum(ll[np.arange(x.size), y]))
+from repro.methods.checks import check_choice, check_real
+from repro.methods.nb import LaplaceNaiveBayes
+from repro.preprocessing.variables import MARGINALS, conditional_evidence, marginal_model
 
 
 def feature_log_odds(s1: np.ndarray, s0: np.ndarray, gamma: float, n: int) -> np.ndarray:
@@ -133,7 +37,7 @@ def feature_log_odds(s1: np.ndarray, s0: np.ndarray, gamma: float, n: int) -> np
     return np.asarray(s1, float) - np.asarray(s0, float) - (n + 1) * np.log(gamma)
 
 
-class BMANaiveBayes(WeightedNaiveBayes):
+class BMANaiveBayes(LaplaceNaiveBayes):
     """BMA-NB of wu2015: naive Bayes averaged exactly over all 2^K feature subsets.
 
     Nominal variables and the class prior use the Laplace estimate (#(v, y) + α)/(#y + α·M)
@@ -219,56 +123,30 @@ class BMANaiveBayes(WeightedNaiveBayes):
         var_smoothing=1e-9,
         categorical_features="auto",
     ):
+        super().__init__(alpha, ddof, var_smoothing, categorical_features)
         self.gamma = gamma
-        self.alpha = alpha
         self.marginal = marginal
-        self.ddof = ddof
-        self.var_smoothing = var_smoothing
-        self.categorical_features = categorical_features
 
     # ------------------------------------------------------------------ hooks
-    def fit(self, X, y):
-        for name in ("gamma", "alpha"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-            if not np.isfinite(value):
-                raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-            _check_positive(name, value)
-        if self.marginal not in MARGINALS:
-            raise ValueError(f"marginal must be one of {MARGINALS}, got {self.marginal!r}")
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
-        _check_positive("var_smoothing", self.var_smoothing, allow_zero=True)
-        super().fit(X, y)
-        self.selected_ = self.weights_ > 0.5
-        self.n_selected_features_ = int(self.selected_.sum())
-        return self
+    def _check_params(self):
+        check_real("gamma", self.gamma, low=0, low_open=True)
+        super()._check_params()
+        check_choice("marginal", self.marginal, MARGINALS)
 
-    def _class_log_prior(self, class_count):
-        return class_log_prior(class_count, alpha=self.alpha)
-
-    def _make_variable_model(self, k, nominal, n_categories):
-        if nominal:
-            return _laplace_categorical(n_categories, self.alpha)
-        return GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)
-
-    def _make_marginal(self, model: VariableModel, x: np.ndarray):
-        if isinstance(model, PartitionModel):
-            return _MarginalTable(model, self.alpha, self.marginal, self.class_log_prior_)
-        if isinstance(model, GaussianModel):
-            return _MarginalGaussian(model, x, self.marginal, self.class_log_prior_)
-        return _MarginalGeneric(model, x, self.class_log_prior_)
+    def _selection(self, weights):
+        return weights > 0.5  # the median probability model
 
     def _fit_weights(self, Z, y):
         n, n_features = Z.shape
         evidence = np.zeros((n_features, 2))
         self.marginals_ = []
         for k, model in enumerate(self.variables_):
-            marginal = self._make_marginal(model, Z[:, k])
+            marginal = marginal_model(
+                model, Z[:, k], self.marginal, self.class_log_prior_, self.alpha
+            )
             self.marginals_.append(marginal)
             evidence[k, 0] = marginal.evidence_
-            evidence[k, 1] = _conditional_evidence(model, Z[:, k], y)
+            evidence[k, 1] = conditional_evidence(model, Z[:, k], y)
         self.evidence_ = evidence
         self.log_odds_ = feature_log_odds(evidence[:, 1], evidence[:, 0], self.gamma, n)
         lb = -(n + 1) * np.log(self.gamma)

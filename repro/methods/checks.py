@@ -1,11 +1,15 @@
-"""Input checks shared by every estimator: clear errors for bad input (SPEC §11).
+"""Input and parameter checks shared by every estimator: clear errors for bad input (SPEC §11).
 
 ``check_fit_input`` validates (X, y), fits the estimator's :class:`TabularEncoder` (``encoder_``)
 and sets ``classes_``, ``n_features_in_`` and ``feature_names_in_``; ``check_predict_input``
-validates X at predict time against what fit saw.
+validates X at predict time against what fit saw. ``check_choice``, ``check_int`` and
+``check_real`` are the one way hyper-parameters are validated: each estimator calls them from its
+``_check_params`` hook, which ``fit`` runs before touching the data.
 """
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 import pandas as pd
@@ -21,6 +25,43 @@ from sklearn.utils.validation import (
 from repro.methods.encoding import TabularEncoder
 
 
+def check_choice(name: str, value, allowed) -> None:
+    """``value`` must be one of ``allowed``."""
+    try:
+        ok = value in allowed
+    except (TypeError, ValueError):  # unhashable or array-like values
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+
+
+def check_int(name: str, value, minimum: int, allow_none: bool = False) -> None:
+    """``value`` must be an integer ≥ ``minimum`` (or None when ``allow_none``)."""
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+
+
+def check_real(name: str, value, low=None, high=None, low_open=False, high_open=False) -> None:
+    """``value`` must be a finite real number in the interval [low, high] (or open ends)."""
+    bounds = []
+    if low is not None:
+        bounds.append(f"{'>' if low_open else '≥'} {low}")
+    if high is not None:
+        bounds.append(f"{'<' if high_open else '≤'} {high}")
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
+    if ok and low is not None:
+        ok = value > low if low_open else value >= low
+    if ok and high is not None:
+        ok = value < high if high_open else value <= high
+    if not ok:
+        text = " and ".join(bounds)
+        raise ValueError(
+            f"{name} must be a finite number{' ' + text if text else ''}, got {value!r}"
+        )
+
+
 def estimator_tags(tags):
     """Tags of our classifiers: NaN allowed (missing values), nominal and string columns."""
     tags.input_tags.allow_nan = True
@@ -29,7 +70,8 @@ def estimator_tags(tags):
     return tags
 
 
-def _check_X_shape(X, fitting: bool):
+def check_X_shape(X, fitting: bool = True):
+    """X as an array or frame of 2 dimensions with ≥ 1 row and column (sparse: TypeError)."""
     if sp.issparse(X):
         raise TypeError(
             "Sparse input is not supported: pass a dense array or DataFrame (X.toarray())"
@@ -57,7 +99,7 @@ def _check_X_shape(X, fitting: bool):
     return arr
 
 
-def _object_values_check(X):
+def check_object_values(X):
     """scikit-learn convention: objects that are neither strings nor numbers are a TypeError."""
     if isinstance(X, np.ndarray) and X.dtype == object:
         for v in X.ravel():
@@ -96,8 +138,8 @@ def check_target(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
 
 def check_fit_input(estimator, X, y):
     """Validate training data; returns (Z, y_idx) and sets the fitted input attributes."""
-    X = _check_X_shape(X, fitting=True)
-    _object_values_check(X)
+    X = check_X_shape(X, fitting=True)
+    check_object_values(X)
     validate_data(estimator, X, skip_check_array=True, reset=True)
     n_samples = X.shape[0]
     estimator.classes_, y_idx = check_target(y, n_samples)
@@ -109,7 +151,7 @@ def check_fit_input(estimator, X, y):
 
 def check_predict_input(estimator, X) -> np.ndarray:
     """Validate prediction data against the fitted schema; returns the encoded matrix Z."""
-    X = _check_X_shape(X, fitting=False)
-    _object_values_check(X)
+    X = check_X_shape(X, fitting=False)
+    check_object_values(X)
     validate_data(estimator, X, skip_check_array=True, reset=False)
     return estimator.encoder_.transform(X)

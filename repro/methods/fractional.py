@@ -21,10 +21,11 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from repro.methods.base import WeightedNaiveBayes
-from repro.methods.checks import check_predict_input
+from repro.methods.checks import check_predict_input, check_real
+from repro.methods.criteria import khiops_fnb_data_cost, khiops_fnb_prior
+from repro.methods.engine import EncodedData
 from repro.methods.modl_nb import modl_variable_model
-from repro.preprocessing.modl import lbinom
-from repro.preprocessing.modl_khiops import universal_code
+from repro.methods.optimisers import halving_coordinate_descent
 
 
 def khiops_log_table(counts, n_total):
@@ -85,14 +86,9 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         self.prior_exponent = prior_exponent
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
-        if not self.prior_weight >= 0:
-            raise ValueError(f"prior_weight must be ≥ 0, got {self.prior_weight!r}")
-        if not 0 < self.prior_exponent <= 1:
-            raise ValueError(f"prior_exponent must be in (0, 1], got {self.prior_exponent!r}")
-        super().fit(X, y)
-        self.n_train_ = int(self.class_count_.sum())
-        return self
+    def _check_params(self):
+        check_real("prior_weight", self.prior_weight, low=0)
+        check_real("prior_exponent", self.prior_exponent, low=0, high=1, low_open=True)
 
     def _make_variable_model(self, k, nominal, n_categories):
         return modl_variable_model(
@@ -114,7 +110,7 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         )
 
     def _fit_weights(self, Z, y):
-        n_vars = Z.shape[1]
+        self.n_train_, n_vars = Z.shape
         self.levels_ = np.array([m.partition.modl_.level_ for m in self.variables_])
         weights = np.zeros(n_vars)
         informative = [k for k in range(n_vars) if self.levels_[k] > 0]
@@ -134,77 +130,22 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         return weights
 
     def _optimise(self, Z, y, order0, costs, weights):
+        data = EncodedData.from_estimator(self, Z, y, columns=order0)
+        objective = KhiopsFNBObjective(
+            data, [costs[k] for k in order0], float(self.prior_weight), float(self.prior_exponent)
+        )
         n = Z.shape[0]
-        n_classes = self.classes_.size
-        lam, alpha = float(self.prior_weight), float(self.prior_exponent)
-        columns = {k: self.variables_[k].log_likelihood(Z[:, k]) for k in order0}
-        scores = np.repeat(self.class_log_prior_[None, :], n, axis=0)
-        rows = np.arange(n)
-        null_prep = float(lbinom(n + n_classes - 1, n_classes - 1))
-        ln2 = math.log(2.0)
-        shrink = 0.5 / n_classes
-
-        def criterion(s, w):
-            total_w = sum(w[k] for k in order0)
-            if total_w == 0:
-                prior = lam * (ln2 + null_prep)
-            else:
-                c = math.ceil(total_w)
-                prior = lam * (ln2 + universal_code(c) - math.lgamma(c + 1))
-            prior += lam * sum(w[k] ** alpha * costs[k] for k in order0 if w[k] > 0)
-            top = s.max(axis=1)  # log-sum-exp by hand: scipy's adds ~1 ms of checks per call
-            log_p = s[rows, y] - (top + np.log(np.exp(s - top[:, None]).sum(axis=1)))
-            data = -np.log((n * np.exp(log_p) + shrink) / (n + 0.5)).sum()
-            return prior + float(data)
-
-        w = {k: 0.0 for k in order0}
-        best = criterion(scores, w)
-        eps = 0.01 * (1 + abs(best)) / (n + 1)
-        last = best
-        rng = ParkMillerRandom(1)
-        delta = 1.0
-        order = list(order0)
-        n_steps = int(math.ceil(math.log2(n + 1)))
-        for _ in range(n_steps):
-            run = 0
-            while True:
-                for k in order:  # fast forward
-                    new_w = min(1.0, w[k] + delta)
-                    step = new_w - w[k]
-                    if step <= 0:
-                        continue
-                    trial = scores + step * columns[k]
-                    old = w[k]
-                    w[k] = new_w
-                    value = criterion(trial, w)
-                    if value < best - eps:
-                        best, scores = value, trial
-                    else:
-                        w[k] = old
-                order = rng.shuffle(order0)
-                if any(w[k] > 0 for k in order0):
-                    for k in reversed(order):  # fast backward
-                        if w[k] <= 0:
-                            continue
-                        new_w = max(0.0, w[k] - delta)
-                        step = new_w - w[k]
-                        trial = scores + step * columns[k]
-                        old = w[k]
-                        w[k] = new_w
-                        value = criterion(trial, w)
-                        if value < best + eps:
-                            best, scores = value, trial
-                        else:
-                            w[k] = old
-                    order = rng.shuffle(order0)
-                run = run + 1 if best < last - eps else 2
-                last = best
-                if run == 2:
-                    break
-            delta /= 2
+        result = halving_coordinate_descent(
+            objective,
+            order0,
+            n_steps=int(math.ceil(math.log2(n + 1))),
+            tolerance=0.01 * (1 + abs(objective.value)) / (n + 1),
+            shuffle=ParkMillerRandom(1).shuffle,
+        )
         for k in order0:
-            weights[k] = w[k]
-        return weights, best
+            weights[k] = result.weights[k]
+        self.fit_report_["trace"] = result.trace
+        return weights, result.value
 
     def predict_log_proba(self, X):
         check_is_fitted(self, "weights_")
@@ -214,3 +155,43 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         n, j = self.n_train_, self.classes_.size
         p = (p + 0.5 / (j * (n + 1))) / (1 + 0.5 / (n + 1))
         return np.log(p)
+
+
+class KhiopsFNBObjective:
+    """Khiops' Score(w) over the weights of the candidate columns, with O(N·J) trial moves.
+
+    Binds the criterion (:func:`~repro.methods.criteria.khiops_fnb_prior` +
+    :func:`~repro.methods.criteria.khiops_fnb_data_cost`) to the training scores
+    S = log P(y) + Σ_k w_k T_k[codes_k] of :class:`~repro.methods.engine.EncodedData`; the keys of
+    the weights are the data's candidate column indices.
+    """
+
+    def __init__(self, data: EncodedData, costs, lam: float, alpha: float):
+        self.data, self.costs, self.lam, self.alpha = data, list(costs), lam, alpha
+        self.index = {int(k): i for i, k in enumerate(data.candidates)}
+        self.weights = [0.0] * data.n_candidates
+        self.scores = np.repeat(data.log_prior[None, :], data.n_instances, axis=0)
+        self.value = self._score(self.scores, self.weights)
+        self._pending = None
+
+    def _score(self, scores, weights) -> float:
+        d = self.data
+        prior = khiops_fnb_prior(
+            weights, self.costs, d.n_instances, d.n_classes, self.lam, self.alpha
+        )
+        return prior + khiops_fnb_data_cost(scores, d.y)
+
+    def weight(self, k) -> float:
+        return self.weights[self.index[k]]
+
+    def trial(self, k, new_weight: float) -> float:
+        i = self.index[k]
+        scores = self.scores + (new_weight - self.weights[i]) * self.data.column(i)
+        weights = list(self.weights)
+        weights[i] = new_weight
+        value = self._score(scores, weights)
+        self._pending = (scores, weights, value)
+        return value
+
+    def accept(self) -> None:
+        self.scores, self.weights, self.value = self._pending

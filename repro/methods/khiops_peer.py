@@ -15,7 +15,12 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from repro.methods.checks import check_fit_input, check_predict_input, estimator_tags
+from repro.methods.checks import (
+    check_fit_input,
+    check_int,
+    check_predict_input,
+    estimator_tags,
+)
 
 
 def _import_khiops():
@@ -90,6 +95,8 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
         return pd.DataFrame(cols)
 
     def fit(self, X, y):
+        check_int("n_trees", self.n_trees, 0)
+        check_int("n_pairs", self.n_pairs, 0)
         KhiopsClassifier = _import_khiops()
         Z, y_idx = check_fit_input(self, X, y)
         names = getattr(self, "feature_names_in_", None)

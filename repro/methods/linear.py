@@ -25,7 +25,12 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from repro.methods.checks import check_fit_input, check_predict_input, estimator_tags
+from repro.methods.checks import (
+    check_fit_input,
+    check_predict_input,
+    check_real,
+    estimator_tags,
+)
 
 
 def _design_matrix(encoder, Z, mean, scale):
@@ -56,9 +61,7 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         for name in ("C", "intercept_scaling"):
-            value = getattr(self, name)
-            if not np.isscalar(value) or not value > 0:
-                raise ValueError(f"{name} must be > 0, got {value!r}")
+            check_real(name, getattr(self, name), low=0, low_open=True)
         Z, y_idx = check_fit_input(self, X, y)
         numeric = ~self.encoder_.categorical_
         with np.errstate(all="ignore"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro.methods.base import WeightedNaiveBayes
-from repro.methods.variables import PartitionModel
+from repro.methods.checks import check_choice
 from repro.preprocessing.discretizers import (
     VARIANTS,
     MODLGroupPartition,
@@ -23,6 +23,7 @@ from repro.preprocessing.discretizers import (
 )
 from repro.preprocessing.modl import ALGORITHMS
 from repro.preprocessing.tables import m_estimate_log_table
+from repro.preprocessing.variables import PartitionModel
 
 
 def modl_variable_model(encoder, k, nominal, variant, n_variables, estimate, algorithm):
@@ -61,12 +62,9 @@ class MODLNaiveBayes(WeightedNaiveBayes):
         self.algorithm = algorithm
         self.categorical_features = categorical_features
 
-    def fit(self, X, y):
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {self.algorithm!r}")
-        return super().fit(X, y)
+    def _check_params(self):
+        check_choice("variant", self.variant, VARIANTS)
+        check_choice("algorithm", self.algorithm, ALGORITHMS)
 
     def _make_variable_model(self, k, nominal, n_categories):
         return modl_variable_model(

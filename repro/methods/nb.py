@@ -8,43 +8,23 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from repro.methods.base import WeightedNaiveBayes
-from repro.methods.variables import (
+from repro.methods.checks import check_choice, check_int, check_real
+from repro.preprocessing.tables import class_log_prior, m_estimate_log_table
+from repro.preprocessing.variables import (
     CategoryPartition,
     EqualFrequencyPartition,
     EqualWidthDensityModel,
     GaussianModel,
     PartitionModel,
+    laplace_category_model,
 )
-from repro.preprocessing.tables import class_log_prior, laplace_log_table, m_estimate_log_table
 
 
-def _laplace_categorical(n_categories: int, alpha: float) -> PartitionModel:
-    """Nominal variable: one part per category, Laplace estimate, missing values ignored."""
-    estimate = partial(_laplace, alpha=alpha)
-    return PartitionModel(CategoryPartition(n_categories), estimate, missing="ignore")
-
-
-def _laplace(counts, n_total, alpha):
-    return laplace_log_table(counts, alpha)
-
-
-def _check_positive(name, value, allow_zero=False):
-    if not (value > 0 or (allow_zero and value == 0)):
-        bound = "≥ 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be {bound}, got {value!r}")
-
-
-def _check_ddof(ddof):
-    if ddof not in (0, 1):
-        raise ValueError(f"ddof must be 0 or 1, got {ddof!r}")
-
-
-def _check_n_bins(n_bins):
-    if not isinstance(n_bins, int) or n_bins < 1:
-        raise ValueError(f"n_bins must be an integer ≥ 1, got {n_bins!r}")
+def check_gaussian_params(ddof, var_smoothing) -> None:
+    """The Gaussian variable model's parameters: ddof ∈ {0, 1}, var_smoothing ≥ 0."""
+    check_choice("ddof", ddof, (0, 1))
+    check_real("var_smoothing", var_smoothing, low=0)
 
 
 class GaussianNaiveBayes(WeightedNaiveBayes):
@@ -78,17 +58,27 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
         self.categorical_features = categorical_features
 
     def _check_params(self):
-        _check_ddof(self.ddof)
-        _check_positive("var_smoothing", self.var_smoothing, allow_zero=True)
-        _check_positive("alpha", self.alpha)
+        check_gaussian_params(self.ddof, self.var_smoothing)
+        check_real("alpha", self.alpha, low=0, low_open=True)
 
     def _make_variable_model(self, k, nominal, n_categories):
         if nominal:
-            return _laplace_categorical(n_categories, self.alpha)
+            return laplace_category_model(n_categories, self.alpha)
         return GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)
 
 
-class EqualFrequencyNaiveBayes(WeightedNaiveBayes):
+class BinnedNaiveBayes(WeightedNaiveBayes):
+    """Base of the naive Bayes classifiers that cut numeric variables into ``n_bins`` bins."""
+
+    def __init__(self, n_bins=10, categorical_features="auto"):
+        self.n_bins = n_bins
+        self.categorical_features = categorical_features
+
+    def _check_params(self):
+        check_int("n_bins", self.n_bins, 1)
+
+
+class EqualFrequencyNaiveBayes(BinnedNaiveBayes):
     """NB(EF) of boulle2007 §7: equal-frequency discretization, no value grouping.
 
     Numeric variables are cut into ``n_bins`` equal-frequency intervals, nominal values are kept
@@ -97,13 +87,6 @@ class EqualFrequencyNaiveBayes(WeightedNaiveBayes):
     (:func:`repro.preprocessing.tables.m_estimate_log_table`).
     """
 
-    def __init__(self, n_bins=10, categorical_features="auto"):
-        self.n_bins = n_bins
-        self.categorical_features = categorical_features
-
-    def _check_params(self):
-        _check_n_bins(self.n_bins)
-
     def _make_variable_model(self, k, nominal, n_categories):
         partition = (
             CategoryPartition(n_categories) if nominal else EqualFrequencyPartition(self.n_bins)
@@ -111,34 +94,27 @@ class EqualFrequencyNaiveBayes(WeightedNaiveBayes):
         return PartitionModel(partition, m_estimate_log_table, missing="part")
 
 
-class EqualWidthNaiveBayes(WeightedNaiveBayes):
+class EqualWidthNaiveBayes(BinnedNaiveBayes):
     """EWB-10 of elovaara2008 §4: per-class equal-width histogram densities.
 
     Nominal variables use the Laplace estimate (α = 1); missing values are ignored.
     """
 
-    def __init__(self, n_bins=10, categorical_features="auto"):
-        self.n_bins = n_bins
-        self.categorical_features = categorical_features
-
-    def _check_params(self):
-        _check_n_bins(self.n_bins)
-
     def _make_variable_model(self, k, nominal, n_categories):
         if nominal:
-            return _laplace_categorical(n_categories, 1.0)
+            return laplace_category_model(n_categories, 1.0)
         return EqualWidthDensityModel(self.n_bins)
 
 
-class LaplaceNaiveBayes(WeightedNaiveBayes):
+class LaplaceNaiveBayes(GaussianNaiveBayes):
     """The naive Bayes of wu2015 §2 (the BMA-NB special case).
 
     Nominal variables and the class prior use the Laplace estimate
     (#(v, y) + α)/(#y + α·M); numeric variables a per-class Gaussian. Missing values are ignored
     (counts are over the non-missing values of each variable, as the authors' code does).
     ``var_smoothing`` is the Gaussian variance floor relative to the column's largest class
-    variance (see :class:`~repro.methods.variables.GaussianModel`): a variable constant within a
-    class (zoo's ``legs``) gets a near-zero variance with the default 1e-9.
+    variance (see :class:`~repro.preprocessing.variables.GaussianModel`): a variable constant
+    within a class (zoo's ``legs``) gets a near-zero variance with the default 1e-9.
     """
 
     def __init__(self, alpha=1.0, ddof=1, var_smoothing=1e-9, categorical_features="auto"):
@@ -147,15 +123,5 @@ class LaplaceNaiveBayes(WeightedNaiveBayes):
         self.var_smoothing = var_smoothing
         self.categorical_features = categorical_features
 
-    def _check_params(self):
-        _check_positive("alpha", self.alpha)
-        _check_ddof(self.ddof)
-        _check_positive("var_smoothing", self.var_smoothing, allow_zero=True)
-
     def _class_log_prior(self, class_count):
         return class_log_prior(class_count, alpha=self.alpha)
-
-    def _make_variable_model(self, k, nominal, n_categories):
-        if nominal:
-            return _laplace_categorical(n_categories, self.alpha)
-        return GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)

@@ -20,7 +20,7 @@ from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from repro.methods.checks import _check_X_shape, _object_values_check, check_target
+from repro.methods.checks import check_object_values, check_target, check_X_shape
 
 #: attributes of the refitted best model that the wrapper exposes as its own
 DELEGATED = ("weights_", "selected_", "n_selected_features_", "n_features_in_", "feature_names_in_")
@@ -171,8 +171,8 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
         base = self._base_estimator()
         grid = self._checked_grid(base)
         # the input checks of every estimator of the package (clear errors before any CV)
-        X = _check_X_shape(X, fitting=True)
-        _object_values_check(X)
+        X = check_X_shape(X, fitting=True)
+        check_object_values(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         classes, y_idx = check_target(y, X.shape[0])
         candidates = list(ParameterGrid(grid))

@@ -7,7 +7,7 @@
 Missing values (NaN) are a value of their own that sorts first (as in Khiops): for the
 discretizer they fall in the first interval, for the grouper they form a value ("missing" group
 member). The adapters :class:`MODLIntervalPartition` and :class:`MODLGroupPartition` plug both into
-:class:`repro.methods.variables.PartitionModel`.
+:class:`repro.preprocessing.variables.PartitionModel`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
-from repro.methods.variables import Partition
 from repro.preprocessing import modl, modl_khiops
+from repro.preprocessing.variables import Partition
 
 VARIANTS = ("paper", "khiops")
 
@@ -265,10 +265,10 @@ def _group_paper(counts: np.ndarray):
 
 
 # ---------------------------------------------------------------------------------------------
-# Adapters for repro.methods.variables.PartitionModel
+# Adapters for repro.preprocessing.variables.PartitionModel
 # ---------------------------------------------------------------------------------------------
 class MODLIntervalPartition(Partition):
-    """MODL discretization as a :class:`~repro.methods.variables.Partition` (numeric column)."""
+    """MODL discretization of a numeric column, as a :class:`~.variables.Partition`."""
 
     def __init__(self, variant="paper", algorithm="optimized_greedy", n_variables=None):
         self.variant = variant

@@ -1,4 +1,5 @@
-"""Per-variable class-conditional models: the ``T_k`` of the weighted naive Bayes (SPEC §2).
+"""Per-variable models: the class-conditional ``T_k`` of the weighted naive Bayes (SPEC §2) and the
+class-independent ``P(x_k)`` of a variable removed from the model.
 
 A variable model is fitted on one encoded column ``x`` (float64: numeric value, or category code
 with NaN = missing and −1 = unseen, see :mod:`repro.methods.encoding`) and the class indices
@@ -14,11 +15,13 @@ gather ``log_table_[codes]`` in O(N·J).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
+from scipy.special import logsumexp
 
 from repro.preprocessing.binning import equal_frequency_cuts, equal_width_edges, interval_codes
-from repro.preprocessing.tables import contingency
+from repro.preprocessing.tables import contingency, laplace_log_table
 
 LOG_2PI = np.log(2.0 * np.pi)
 
@@ -124,6 +127,16 @@ class PartitionModel(VariableModel):
         return self.log_table_[self.codes(x)]
 
 
+def laplace_category_model(n_categories: int, alpha: float = 1.0) -> PartitionModel:
+    """Nominal variable: one part per category, Laplace estimate (wu2015 §2), missing ignored."""
+    estimate = partial(_laplace_estimate, alpha=alpha)
+    return PartitionModel(CategoryPartition(n_categories), estimate, missing="ignore")
+
+
+def _laplace_estimate(counts, n_total, alpha):
+    return laplace_log_table(counts, alpha)
+
+
 # ---------------------------------------------------------------------------------------------
 # Continuous models
 # ---------------------------------------------------------------------------------------------
@@ -216,3 +229,114 @@ class EqualWidthDensityModel(VariableModel):
         for j in range(n_classes):
             ll[observed, j] = self.log_density_[j, self._bins(x[observed], j)]
         return ll
+
+
+# ---------------------------------------------------------------------------------------------
+# Class-independent models P(x_k): a variable removed from the model
+# ---------------------------------------------------------------------------------------------
+MARGINALS = ("pooled", "mixture")
+
+
+class MarginalTable:
+    """log P(v) of a discrete variable over the parts of its class-conditional PartitionModel.
+
+    "pooled": Laplace on all training data, (#v + α)/(N_k + α·M), N_k = non-missing values;
+    "mixture": Σ_j P(j)·P(v | j) with the model's own class prior and conditional table.
+    Missing values and unseen categories get 0 (no information), as in the conditional model.
+    """
+
+    def __init__(self, model: PartitionModel, alpha: float, mode: str, log_prior: np.ndarray):
+        self.model = model
+        table = model.log_table_[:-1]
+        if mode == "pooled":
+            counts = model.counts_.sum(axis=1).astype(np.float64)
+            log_p = np.log(counts + alpha) - np.log(counts.sum() + alpha * counts.size)
+        else:
+            log_p = logsumexp(table + log_prior[None, :], axis=1)
+        self.log_table_ = np.append(log_p, 0.0)
+        self.evidence_ = float(np.sum(model.counts_.sum(axis=1) * log_p))
+
+    def log_prob(self, x: np.ndarray) -> np.ndarray:
+        return self.log_table_[self.model.codes(x)]
+
+
+class MarginalGaussian:
+    """log P(x) of a numeric variable.
+
+    "pooled": one normal density on all training values (same ``ddof`` and variance smoothing as
+    the per-class model); "mixture": Σ_j P(j)·N(x; μ_j, σ_j²). Missing values get 0, and so does
+    every value of a variable that the class-conditional model treats as uninformative (constant
+    column), so that such a variable drops out of both branches.
+    """
+
+    def __init__(self, model: GaussianModel, x: np.ndarray, mode: str, log_prior: np.ndarray):
+        self.model, self.mode, self.log_prior = model, mode, log_prior
+        xo = x[~np.isnan(x)]
+        n = xo.size
+        biased = xo.var() if n else 0.0
+        var = biased * n / (n - model.ddof) if n > model.ddof else 0.0
+        scale = max(float(np.max(model.var_, initial=0.0)), var) or 1.0
+        self.mean_ = xo.mean() if n else 0.0
+        self.var_ = max(var + model.var_smoothing * scale, np.finfo(float).tiny)
+        if not model.informative_:
+            self.evidence_ = 0.0
+        elif mode == "pooled":  # Σ_i log N(x_i; μ, σ²) from the sufficient statistics
+            self.evidence_ = float(-0.5 * n * (LOG_2PI + np.log(self.var_) + biased / self.var_))
+        else:
+            self.evidence_ = float(np.sum(self.log_prob(x)))
+
+    def log_prob(self, x: np.ndarray) -> np.ndarray:
+        if not self.model.informative_:
+            return np.zeros(x.size)
+        if self.mode == "pooled":
+            z = np.clip((x - self.mean_) / np.sqrt(self.var_), -1e150, 1e150)
+            out = -0.5 * (LOG_2PI + np.log(self.var_) + z * z)
+        else:
+            out = logsumexp(self.model.log_likelihood(x) + self.log_prior[None, :], axis=1)
+        return np.where(np.isnan(x), 0.0, out)
+
+
+class MarginalMixture:
+    """Mixture marginal Σ_j P(j)·P(x | j) of any variable model (no closed form needed)."""
+
+    def __init__(self, model: VariableModel, x: np.ndarray, log_prior: np.ndarray):
+        self.model, self.log_prior = model, log_prior
+        self.evidence_ = float(np.sum(self.log_prob(x)))
+
+    def log_prob(self, x: np.ndarray) -> np.ndarray:
+        ll = self.model.log_likelihood(x)
+        out = logsumexp(ll + self.log_prior[None, :], axis=1)
+        return np.where(np.all(ll == 0, axis=1), 0.0, out)
+
+
+def marginal_model(
+    model: VariableModel, x: np.ndarray, mode: str, log_prior: np.ndarray, alpha: float = 1.0
+):
+    """The class-independent model P(x_k) matching a fitted class-conditional ``model``.
+
+    ``mode`` ∈ :data:`MARGINALS`; ``x`` is the training column, ``log_prior`` log P(y), ``alpha``
+    the Laplace pseudo-count of a pooled discrete marginal.
+    """
+    if mode not in MARGINALS:
+        raise ValueError(f"marginal must be one of {MARGINALS}, got {mode!r}")
+    if isinstance(model, PartitionModel):
+        return MarginalTable(model, alpha, mode, log_prior)
+    if isinstance(model, GaussianModel):
+        return MarginalGaussian(model, x, mode, log_prior)
+    return MarginalMixture(model, x, log_prior)
+
+
+def conditional_evidence(model: VariableModel, x: np.ndarray, y: np.ndarray) -> float:
+    """Σ_i log P(x_ik | y_i) over the training column, in O(N) (or O(parts·J))."""
+    if isinstance(model, PartitionModel):
+        return float(np.sum(model.counts_ * model.log_table_[:-1]))
+    if isinstance(model, GaussianModel):
+        if not model.informative_:
+            return 0.0
+        observed = ~np.isnan(x)
+        xo, yo = x[observed], y[observed]
+        n_j = np.bincount(yo, minlength=model.mean_.size)
+        dev2 = np.bincount(yo, weights=(xo - model.mean_[yo]) ** 2, minlength=model.mean_.size)
+        return float(np.sum(-0.5 * n_j * (LOG_2PI + np.log(model.var_)) - 0.5 * dev2 / model.var_))
+    ll = model.log_likelihood(x)
+    return float(np.sum(ll[np.arange(x.size), y]))
