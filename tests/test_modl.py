@@ -38,6 +38,11 @@ def test_log_bell_matches_bell_numbers():
         assert np.exp(modl.log_bell(v)[v]) == pytest.approx(bell[v], rel=1e-12)
     # B(4, 2) = S(4,1) + S(4,2) = 1 + 7
     assert np.exp(modl.log_bell(4)[2]) == pytest.approx(8.0)
+    # the enumeration of the partitions (the brute force below): B(v) distinct ones
+    for v in range(1, 8):
+        labels = {tuple(lab) for lab in modl.set_partitions(v)}
+        assert len(labels) == bell[v]
+        assert all(lab[0] == 0 and max(lab) < len(set(lab)) for lab in labels)
 
 
 @pytest.mark.parametrize("algorithm", modl.ALGORITHMS)
@@ -101,7 +106,7 @@ def test_grouping_heuristic_vs_enumeration():
         counts = rng.multinomial(8, np.ones(j) / j, size=v).astype(float)
         pc = modl.grouping_partition_cost_2005(v)
         best = np.inf
-        for labels in _set_partitions(v):
+        for labels in modl.set_partitions(v):
             k = max(labels) + 1
             g = np.zeros((k, j))
             np.add.at(g, labels, counts)
@@ -112,19 +117,6 @@ def test_grouping_heuristic_vs_enumeration():
         np.add.at(g, labels, counts)
         assert pc[k] + modl.part_cost(g).sum() <= best + 0.5  # heuristic: close to the optimum
         assert pc[k] + modl.part_cost(g).sum() >= best - 1e-9
-
-
-def _set_partitions(n):
-    def rec(i, labels, k):
-        if i == n:
-            yield list(labels)
-            return
-        for lab in range(k + 1):
-            labels.append(lab)
-            yield from rec(i + 1, labels, max(k, lab + 1))
-            labels.pop()
-
-    yield from rec(0, [], 0)
 
 
 def test_khiops_sorted_list_tie_rule():
@@ -173,7 +165,7 @@ def test_invalid_parameters():
 
 
 # ---------------------------------------------------------------------------------------------
-# Compiled optimisers (repro.preprocessing._modl_numba) vs the pure-Python references: identical
+# Compiled optimisers (repro.preprocessing.modl_kernels) vs the pure-Python references: identical
 # partitions, including on tie-heavy tables (Khiops' sorted-list tie rule) and with max_parts
 # ---------------------------------------------------------------------------------------------
 def _random_tables(seed, count):
@@ -197,17 +189,15 @@ def test_compiled_greedy_and_post_optimisation_match_reference():
         pc = modl.discretization_partition_cost_2006(int(rows.sum()), rows.shape[0])
         for max_parts in (0, 2):
             for best_merge, strict in ((True, False), (False, True), (False, False)):
-                ref = modl.greedy_merge_py(rows, pc, max_parts, best_merge, strict)
-                assert modl.greedy_merge(rows, pc, max_parts, best_merge, strict) == ref
-            ends = modl.greedy_merge_py(rows, pc, max_parts, True, False)
-            assert modl.post_optimise(rows, ends, pc, max_parts) == modl.post_optimise_py(
-                rows, ends, pc, max_parts
-            )
+                args = (rows, pc, max_parts, best_merge, strict)
+                ref = modl.greedy_merge(*args, reference=True)
+                assert modl.greedy_merge(*args) == ref
+            ends = modl.greedy_merge(rows, pc, max_parts, True, False, reference=True)
             # start the post-optimisation from a poor partition too (many moves)
             poor = list(range(0, rows.shape[0] - 1, 3)) + [rows.shape[0] - 1]
-            assert modl.post_optimise(rows, poor, pc, max_parts) == modl.post_optimise_py(
-                rows, poor, pc, max_parts
-            )
+            for start in (ends, poor):
+                ref = modl.post_optimise(rows, start, pc, max_parts, reference=True)
+                assert modl.post_optimise(rows, start, pc, max_parts) == ref
 
 
 def test_compiled_grouping_matches_reference():
@@ -218,11 +208,11 @@ def test_compiled_grouping_matches_reference():
         counts[counts.sum(axis=1) == 0, 0] = 1
         pc = modl.grouping_partition_cost_2005(v)
         np.testing.assert_array_equal(
-            modl.optimise_groups(counts, pc), modl.optimise_groups_py(counts, pc)
+            modl.optimise_groups(counts, pc), modl.optimise_groups(counts, pc, reference=True)
         )
 
 
 def test_non_integer_rows_use_the_reference():
     rows = np.array([[0.5, 1.0], [2.0, 0.0], [0.0, 3.0]])
     pc = modl.discretization_partition_cost_2006(7, 3)
-    assert modl.greedy_merge(rows, pc) == modl.greedy_merge_py(rows, pc)
+    assert modl.greedy_merge(rows, pc) == modl.greedy_merge(rows, pc, reference=True)

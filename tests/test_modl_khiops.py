@@ -119,7 +119,7 @@ def test_small_grouping_is_exhaustive():
         np.add.at(g, labels, counts)
         best = min(
             pc[max(lab) + 1] + modl.part_cost(_sum(counts, lab)).sum()
-            for lab in mk._set_partitions(3)
+            for lab in modl.set_partitions(3)
         )
         assert pc[k] + modl.part_cost(g).sum() == pytest.approx(best)
 

@@ -26,29 +26,31 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from repro.stats.plots import cd_cliques, cd_diagram, significance_heatmap  # noqa: E402
-from repro.stats.posthoc import (  # noqa: E402
+from repro.stats import (  # noqa: E402  (the public API, as users import it)
     CORRECTIONS,
     adjust_pairwise,
-    bell_number,
-    exhaustive_bitmasks,
+    average_ranks,
+    cd_cliques,
+    cd_diagram,
     exhaustive_sets,
+    friedman,
+    metric_table,
     nemenyi_critical_difference,
-    pair_index,
+    paired_t_wins_losses,
     pairwise_comparisons,
     posthoc,
+    rank_table,
+    significance_heatmap,
+    wilcoxon_pairs,
+    ztest_pvalues,
+)
+from repro.stats.posthoc import (  # noqa: E402  (building blocks checked by brute force)
+    bell_number,
+    exhaustive_bitmasks,
+    pair_index,
     set_partitions,
     shaffer_counts,
     shaffer_multipliers,
-    ztest_pvalues,
-)
-from repro.stats.tests import (  # noqa: E402
-    average_ranks,
-    friedman,
-    metric_table,
-    paired_t_wins_losses,
-    rank_table,
-    wilcoxon_pairs,
 )
 
 DATA = Path(__file__).parent / "data" / "gh2008_accuracies.csv"

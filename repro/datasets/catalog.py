@@ -37,20 +37,10 @@ SOURCES = ("local", "generator", "sklearn", "openml")
 COMMON_PARAMS = ("data_dir", "cache_dir")
 #: extra parameters of file-backed sources
 SOURCE_PARAMS = {"local": ("target",), "openml": ("target", "download"), "sklearn": ()}
-LIST_COLUMNS = [
-    "name",
-    "source",
-    "n",
-    "n_numeric",
-    "n_categorical",
-    "n_classes",
-    "majority_pct",
-    "status",
-    "papers",
-    "openml_id",
-    "offline",
-    "notes",
-]
+#: statistics of an entry (of its default sample or file)
+_STATS = ("n", "n_numeric", "n_categorical", "n_classes", "majority_pct")
+#: columns of :func:`list_datasets`
+LIST_COLUMNS = ["name", "source", *_STATS, "status", "papers", "openml_id", "offline", "notes"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +85,6 @@ class Entry:
 # --------------------------------------------------------------------------------------------
 # Building the catalog
 # --------------------------------------------------------------------------------------------
-_STATS = ("n", "n_numeric", "n_categorical", "n_classes", "majority_pct")
 #: a paper shape "N × K × J" (optionally followed by "; ...") or "N, K=.., C=.."
 _SHAPE = re.compile(r"^\s*(\d+)\s*(?:×\s*(\d+)\s*×|,\s*K=(\d+),\s*C=)\s*(\d+)\s*(?:;|$)")
 

@@ -283,65 +283,30 @@ class GeneratorSpec:
         return self.defaults["n_samples"]
 
 
-def _spec(func, **kw) -> GeneratorSpec:
+def _spec(func, n_classes, n_numeric=0, n_categorical=0, papers=(), notes="") -> GeneratorSpec:
+    """Spec of a generator of equiprobable classes (majority_pct = 100 / n_classes)."""
     defaults = {p.name: p.default for p in inspect.signature(func).parameters.values()}
-    return GeneratorSpec(func=func, defaults=defaults, **kw)
+    majority_pct = round(100 / n_classes, 1)
+    return GeneratorSpec(
+        func, n_numeric, n_categorical, n_classes, majority_pct, papers, notes, defaults
+    )
 
 
+_B_H = ("boulle2007", "hue2024")
 GENERATORS: dict[str, GeneratorSpec] = {
-    "waveform": _spec(
-        waveform,
-        n_numeric=21,
-        n_categorical=0,
-        n_classes=3,
-        majority_pct=33.3,
-        papers=("boulle2007", "hue2024"),
-        notes="Breiman waveform, 21 numeric attributes; Bayes accuracy ~0.86, naive Bayes ~0.80.",
-    ),
-    "waveform_noise": _spec(
-        waveform_noise,
-        n_numeric=40,
-        n_categorical=0,
-        n_classes=3,
-        majority_pct=33.3,
-        papers=("hue2024",),
-        notes="Waveform + n_noise (default 19) N(0,1) attributes.",
-    ),
-    "led": _spec(
-        led,
-        n_numeric=0,
-        n_categorical=7,
-        n_classes=10,
-        majority_pct=10.0,
-        papers=("boulle2007", "hue2024"),
+    "waveform": _spec(waveform, 3, n_numeric=21, papers=_B_H,
+        notes="Breiman waveform, 21 numeric attributes; Bayes accuracy ~0.86, naive Bayes ~0.80."),
+    "waveform_noise": _spec(waveform_noise, 3, n_numeric=40, papers=("hue2024",),
+        notes="Waveform + n_noise (default 19) N(0,1) attributes."),
+    "led": _spec(led, 10, n_categorical=7, papers=_B_H,
         notes="LED digits, 7 segments, 10% flips; Bayes accuracy 0.74002248. "
-        "categorical=False gives numeric 0/1 as in boulle2007 Table 1.",
-    ),
-    "led17": _spec(
-        led17,
-        n_numeric=0,
-        n_categorical=24,
-        n_classes=10,
-        majority_pct=10.0,
-        papers=("boulle2007", "hue2024"),
-        notes="LED + 17 irrelevant random bits.",
-    ),
-    "twonorm_gen": _spec(
-        twonorm,
-        n_numeric=20,
-        n_categorical=0,
-        n_classes=2,
-        majority_pct=50.0,
+        "categorical=False gives numeric 0/1 as in boulle2007 Table 1."),
+    "led17": _spec(led17, 10, n_categorical=24, papers=_B_H,
+        notes="LED + 17 irrelevant random bits."),
+    "twonorm_gen": _spec(twonorm, 2, n_numeric=20,
         notes="Fresh twonorm sample N(+-a*1, I_20), a = 2/sqrt(20); 'twonorm' is the fixed "
-        "Delve sample (local file).",
-    ),
-    "madelon_like": _spec(
-        madelon_like,
-        n_numeric=500,
-        n_categorical=0,
-        n_classes=2,
-        majority_pct=50.0,
+        "Delve sample (local file)."),
+    "madelon_like": _spec(madelon_like, 2, n_numeric=500,
         notes="make_classification with Madelon's design; stand-in for NIPS 2003 madelon "
-        "(OpenML 1485).",
-    ),
-}
+        "(OpenML 1485)."),
+}  # fmt: skip

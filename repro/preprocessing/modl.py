@@ -38,16 +38,8 @@ from itertools import combinations
 import numpy as np
 from scipy.special import gammaln
 
-try:
-    from repro.preprocessing import _modl_numba as _nb
-except ImportError:  # pragma: no cover - numba missing: pure Python reference optimisers
-    _nb = None
-
-EPSILON = 1e-6
-"""Khiops' tolerance for cost comparisons (``dEpsilon``)."""
-
-INFINITE_COST = 1e20
-"""Khiops' ``dInfiniteCost``: no candidate move."""
+from repro.preprocessing import modl_kernels
+from repro.preprocessing.modl_rules import EPSILON, INFINITE_COST, choose_move
 
 ALGORITHMS = ("optimized_greedy", "greedy", "optimal")
 
@@ -289,25 +281,10 @@ def _partition_delta(pc: np.ndarray, n_parts: int) -> float:
     return float(pc[n_parts - 1] - pc[n_parts])
 
 
-def greedy_merge_py(
-    rows: np.ndarray,
-    pc: np.ndarray,
-    max_parts: int = 0,
-    best_merge: bool = True,
-    strict: bool = False,
-) -> list[int]:
-    """Greedy bottom-up merge of adjacent rows (Khiops' IntervalListMergeOptimization).
-
-    Merges the adjacent pair with the smallest part-cost delta while the total delta
-    ``Δparts + pc[I−1] − pc[I]`` is ≤ 0 (|Δ| < 1e-6 counts as 0) or while I > ``max_parts``.
-    With ``best_merge`` the merges then continue down to one interval on a copy, the size of
-    lowest cumulated cost is kept (≤ best + 1e-6, so ties favour fewer intervals) and the merges
-    are replayed to that size (IntervalListBestMergeOptimization). Returns the interval ends.
-    ``strict=True`` merges only while the cost strictly decreases (the "plain greedy" of SPEC
-    §3.1, which stops at 9.757 on y = 00011000; Khiops' rule "≤ 0" goes on through the zero-delta
-    merge).
-    """
-    intervals = _IntervalList(np.asarray(rows, dtype=np.float64))
+def _merge_while_better(
+    intervals: _IntervalList, pc: np.ndarray, max_parts: int, strict: bool
+) -> None:
+    """The merges of :func:`greedy_merge` before its best-merge phase."""
     for i in intervals.ids():
         if intervals.prev[i] is not None:
             intervals.compute_merge(i)
@@ -324,9 +301,6 @@ def greedy_merge_py(
             n_parts -= 1
         else:
             break
-    if best_merge:
-        _best_merge(intervals, pc, max_parts)
-    return intervals.ends()
 
 
 def _best_merge(intervals: _IntervalList, pc: np.ndarray, max_parts: int) -> None:
@@ -406,17 +380,8 @@ class _Splitter:
         return delta, int(idx[k] - 1), float(c1[k]), float(c2[k])
 
 
-def post_optimise_py(
-    rows: np.ndarray, ends: list[int], pc: np.ndarray, max_parts: int = 0
-) -> list[int]:
-    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (Khiops post-optimisation).
-
-    Choice rule of Khiops: ``best = Split``; MergeSplit replaces it if ``< best + 1e-6``;
-    MergeMergeSplit if ``< best + 1e-6``; stop if best > 0; apply MergeMergeSplit if it is the
-    best; stop if best == 0; else apply the MergeSplit or the Split. The candidate lists are
-    recomputed after each move; among equal deltas the leftmost candidate is taken (Khiops'
-    sorted lists order ties by insertion, which coincides on the first step).
-    """
+def _post_optimise_py(rows: np.ndarray, ends, pc: np.ndarray, max_parts: int) -> list[int]:
+    """Reference :func:`post_optimise`."""
     rows = np.asarray(rows, dtype=np.float64)
     splitter = _Splitter(rows)
     ends = list(ends)
@@ -424,7 +389,6 @@ def post_optimise_py(
         n_parts = len(ends)
         starts = [0] + [e + 1 for e in ends[:-1]]
         costs = part_cost(interval_counts(rows, ends))
-        surplus = n_parts - max_parts if max_parts > 0 else -1
         # Split
         best_split = (INFINITE_COST, None, None)
         for i in range(n_parts):
@@ -448,53 +412,22 @@ def post_optimise_py(
             )
             if d < best_mms[0]:
                 best_mms = (d, i, cut)
-        d_split = (
-            float(pc[n_parts + 1] - pc[n_parts]) + best_split[0]
-            if best_split[0] < INFINITE_COST and n_parts + 1 < pc.size
-            else INFINITE_COST
-        )
-        d_ms = best_ms[0]
-        d_mms = INFINITE_COST
-        if best_mms[1] is not None:
-            d_mms = _partition_delta(pc, n_parts) + best_mms[0]
-            if surplus > 0:
-                d_mms += -1e9
-        if abs(d_split) < EPSILON:
-            d_split = 0.0
-        if abs(d_ms) < EPSILON:
-            d_ms = 0.0
-        if abs(d_mms) < EPSILON:
-            d_mms = 0.0
-        best = INFINITE_COST
-        if surplus < 0:
-            best = d_split
-        if surplus <= 0 and d_ms < best + EPSILON:
-            best = d_ms
-        if d_mms < best + EPSILON:
-            best = d_mms
-        if best > 0:
+        kind = choose_move(pc, n_parts, max_parts, best_split[0], best_ms[0], best_mms[0])
+        if kind < 0:
             break
-        if best == d_mms:
-            i, cut = best_mms[1], best_mms[2]
-            ends = ends[: i - 2] + [cut, ends[i]] + ends[i + 1 :]
-        elif best == 0:
-            break
-        elif best == d_ms:
-            i, cut = best_ms[1], best_ms[2]
-            ends = ends[: i - 1] + [cut, ends[i]] + ends[i + 1 :]
-        else:
-            i, cut = best_split[1], best_split[2]
-            ends = ends[:i] + [cut, ends[i]] + ends[i + 1 :]
+        _, i, cut = (best_split, best_ms, best_mms)[kind]
+        ends = ends[: i - kind] + [cut, ends[i]] + ends[i + 1 :]
     return ends
 
 
 # ---------------------------------------------------------------------------------------------
-# Compiled optimisers (repro.preprocessing._modl_numba): exact ports of the *_py references
+# The optimisers: compiled kernels (repro.preprocessing.modl_kernels) on integer counts, exact
+# ports of the pure-Python references above (``reference=True``, used as the tests' oracle)
 # ---------------------------------------------------------------------------------------------
-def _integer_counts(rows: np.ndarray):
+def integer_counts(rows: np.ndarray):
     """rows as an int64 array if they are non-negative integer counts, else None."""
     rows = np.asarray(rows)
-    if _nb is None or rows.ndim != 2 or rows.size == 0 or rows.shape[1] > _nb.MAX_CLASSES:
+    if rows.ndim != 2 or rows.size == 0 or rows.shape[1] > modl_kernels.MAX_CLASSES:
         return None
     as_int = rows.astype(np.int64)
     if not np.array_equal(as_int, rows) or as_int.min() < 0:
@@ -503,7 +436,7 @@ def _integer_counts(rows: np.ndarray):
 
 
 def _tables_for(counts: np.ndarray):
-    return _nb.lf_tables(int(counts.sum()) + counts.shape[1] + 2)
+    return modl_kernels.lf_tables(int(counts.sum()) + counts.shape[1] + 2)
 
 
 def greedy_merge(
@@ -512,17 +445,28 @@ def greedy_merge(
     max_parts: int = 0,
     best_merge: bool = True,
     strict: bool = False,
+    *,
+    reference: bool = False,
 ) -> list[int]:
     """Greedy bottom-up merge of adjacent rows (Khiops' IntervalListMergeOptimization).
 
-    Compiled kernel :func:`repro.preprocessing._modl_numba.greedy_merge_kernel`, bit-identical
-    to the reference :func:`greedy_merge_py` (whose docstring describes the algorithm), which is
-    used for non-integer rows or without numba.
+    Merges the adjacent pair with the smallest part-cost delta while the total delta
+    ``Δparts + pc[I−1] − pc[I]`` is ≤ 0 (|Δ| < 1e-6 counts as 0) or while I > ``max_parts``.
+    With ``best_merge`` the merges then continue down to one interval on a copy, the size of
+    lowest cumulated cost is kept (≤ best + 1e-6, so ties favour fewer intervals) and the merges
+    are replayed to that size (IntervalListBestMergeOptimization). Returns the interval ends.
+    ``strict=True`` merges only while the cost strictly decreases (the "plain greedy" of SPEC
+    §3.1, which stops at 9.757 on y = 00011000; Khiops' rule "≤ 0" goes on through the zero-delta
+    merge). ``reference=True``: the pure-Python reference (also used for non-integer rows).
     """
-    counts = _integer_counts(rows)
+    counts = None if reference else integer_counts(rows)
     if counts is None or counts.shape[0] <= 1:
-        return greedy_merge_py(rows, pc, max_parts, best_merge, strict)
-    ends = _nb.greedy_merge_kernel(
+        intervals = _IntervalList(np.asarray(rows, dtype=np.float64))
+        _merge_while_better(intervals, pc, max_parts, strict)
+        if best_merge:
+            _best_merge(intervals, pc, max_parts)
+        return intervals.ends()
+    ends = modl_kernels.greedy_merge_kernel(
         counts,
         np.ascontiguousarray(pc, dtype=np.float64),
         int(max_parts),
@@ -534,16 +478,24 @@ def greedy_merge(
 
 
 def post_optimise(
-    rows: np.ndarray, ends: list[int], pc: np.ndarray, max_parts: int = 0
+    rows: np.ndarray,
+    ends: list[int],
+    pc: np.ndarray,
+    max_parts: int = 0,
+    *,
+    reference: bool = False,
 ) -> list[int]:
-    """Split / MergeSplit / MergeMergeSplit hill-climbing (Khiops post-optimisation).
+    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (Khiops post-optimisation).
 
-    Compiled kernel, bit-identical to the reference :func:`post_optimise_py` (see there).
+    Each step applies the move of :func:`~repro.preprocessing.modl_rules.choose_move` among the
+    best candidate of each kind; among equal deltas the leftmost candidate is taken (Khiops'
+    sorted lists order ties by insertion, which coincides on the first step).
+    ``reference=True``: the pure-Python reference (also used for non-integer rows).
     """
-    counts = _integer_counts(rows)
+    counts = None if reference else integer_counts(rows)
     if counts is None:
-        return post_optimise_py(rows, ends, pc, max_parts)
-    out = _nb.post_optimise_kernel(
+        return _post_optimise_py(rows, ends, pc, max_parts)
+    out = modl_kernels.post_optimise_kernel(
         counts,
         np.asarray(ends, dtype=np.int64),
         np.ascontiguousarray(pc, dtype=np.float64),
@@ -553,16 +505,22 @@ def post_optimise(
     return out.tolist()
 
 
-def optimise_groups(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
+def optimise_groups(counts: np.ndarray, pc: np.ndarray, *, reference: bool = False) -> np.ndarray:
     """Group the values (rows of ``counts``) by greedy merges + single-value moves.
 
-    Compiled kernels, bit-identical to the reference :func:`optimise_groups_py` (see there).
+    1. greedy bottom-up merge of the two groups whose merge lowers the part costs most, down to
+       one group, keeping the best total cost (ties → fewer groups);
+    2. moves of one value to another group while the total cost decreases by more than 1e-9
+       (a move to a new singleton is not needed: the greedy already explored the merges).
+
+    Returns the group index of each value (0..I−1, groups numbered by first value).
+    ``reference=True``: the pure-Python reference (also used for non-integer counts).
     """
-    icounts = _integer_counts(counts)
+    icounts = None if reference else integer_counts(counts)
     if icounts is None or icounts.shape[0] <= 1:
-        return optimise_groups_py(counts, pc)
+        return _optimise_groups_py(counts, pc)
     pc = np.ascontiguousarray(pc, dtype=np.float64)
-    return _renumber(_nb.optimise_groups_kernel(icounts, pc, _tables_for(icounts)))
+    return _renumber(modl_kernels.optimise_groups_kernel(icounts, pc, _tables_for(icounts)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -628,15 +586,23 @@ def optimise_intervals(
 # ---------------------------------------------------------------------------------------------
 # Multi-class grouping heuristic (SPEC §3.2)
 # ---------------------------------------------------------------------------------------------
-def optimise_groups_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
-    """Group the values (rows of ``counts``) by greedy merges + single-value moves.
+def set_partitions(n: int):
+    """All partitions of range(n) as label lists (restricted growth strings), B(n) of them."""
 
-    1. greedy bottom-up merge of the two groups whose merge lowers the part costs most, down to
-       one group, keeping the best total cost (ties → fewer groups);
-    2. moves of one value to another group (or to a new singleton... not needed: the greedy
-       already explored merges) while the total cost strictly decreases by more than 1e-9.
-    Returns the group index of each value (0..I−1, groups numbered by first value).
-    """
+    def rec(i, labels, k):
+        if i == n:
+            yield list(labels)
+            return
+        for lab in range(k + 1):
+            labels.append(lab)
+            yield from rec(i + 1, labels, max(k, lab + 1))
+            labels.pop()
+
+    yield from rec(0, [], 0)
+
+
+def _optimise_groups_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Reference :func:`optimise_groups`."""
     counts = np.asarray(counts, dtype=np.float64)
     v = counts.shape[0]
     if v <= 1:

@@ -23,16 +23,17 @@ from functools import lru_cache
 
 import numpy as np
 
+from repro.preprocessing import modl_kernels
 from repro.preprocessing.modl import (
     EPSILON,
-    _integer_counts,
-    _nb,
+    integer_counts,
     interval_counts,
     lbinom,
     lf,
     optimise_groups,
     optimise_intervals,
     part_cost,
+    set_partitions,
 )
 
 LOG2 = math.log(2.0)
@@ -111,22 +112,13 @@ def log2_star_array(n: np.ndarray) -> np.ndarray:
     out[small] = ln_star[n[small] - 1]
     if not small.all():
         big = n[~small]
-        out[~small] = (
-            _nb.log2_star_raw_kernel(big)
-            if _nb is not None
-            else [_log2_star_raw(int(x)) for x in big]
-        )
+        out[~small] = modl_kernels.log2_star_raw_kernel(big)
     return out
 
 
 def _lgamma_table(size: int) -> np.ndarray:
     """math.lgamma(k), k = 0..size−1 (entry 0 = inf), shared with the optimisers."""
-    if _nb is not None:
-        return _nb.lf_tables(size)[1, :size]
-    out = np.empty(size)
-    out[0] = np.inf
-    out[1:] = [math.lgamma(k) for k in range(1, size)]
-    return out
+    return modl_kernels.lf_tables(size)[1, :size]
 
 
 @lru_cache(maxsize=1)
@@ -213,6 +205,20 @@ def max_granularity(n_instances: int) -> int:
     return int(math.ceil(math.log(n_instances * 1.0) / LOG2)) if n_instances > 1 else 0
 
 
+def _discretization_costs_start(
+    n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
+) -> tuple[int, np.ndarray, float]:
+    """V, pc with pc[0] = +inf, pc[1] = ln2 (the rest to fill), and the constant term
+    ln2 + A + L_B(g; G) of pc[I > 1]."""
+    v = min(2**granularity, n_instances) if granularity > 0 else n_instances
+    pc = np.full(n_parts_max + 1, np.inf)
+    if n_parts_max >= 1:
+        pc[1] = LOG2
+    g_max = max_granularity(n_instances)
+    g_code = bounded_universal_code(granularity, g_max) if granularity > 0 else 0.0
+    return v, pc, LOG2 + attribute_cost + g_code
+
+
 def discretization_partition_costs(
     n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
 ) -> np.ndarray:
@@ -221,16 +227,7 @@ def discretization_partition_costs(
     pc[I] = ln2 + [I>1]·(A + L_B(g; G) + L_B(I−1; V−1) + (I−1)·ln(V−1) − lf(I−1)), with
     V = min(2^g, N) and G = ⌈log2 N⌉.
     """
-    v = min(2**granularity, n_instances) if granularity > 0 else n_instances
-    g_max = max_granularity(n_instances)
-    pc = np.full(n_parts_max + 1, np.inf)
-    if n_parts_max >= 1:
-        pc[1] = LOG2
-    base = (
-        LOG2
-        + attribute_cost
-        + (bounded_universal_code(granularity, g_max) if granularity > 0 else 0.0)
-    )
+    v, pc, base = _discretization_costs_start(n_parts_max, granularity, n_instances, attribute_cost)
     if n_parts_max < 2 or v - 1 < 1:
         return pc
     # vectorised form of the loop of discretization_partition_costs_py: the same float64
@@ -247,16 +244,7 @@ def discretization_partition_costs_py(
     n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
 ) -> np.ndarray:
     """Reference (scalar loop) :func:`discretization_partition_costs`."""
-    v = min(2**granularity, n_instances) if granularity > 0 else n_instances
-    g_max = max_granularity(n_instances)
-    pc = np.full(n_parts_max + 1, np.inf)
-    if n_parts_max >= 1:
-        pc[1] = LOG2
-    base = (
-        LOG2
-        + attribute_cost
-        + (bounded_universal_code(granularity, g_max) if granularity > 0 else 0.0)
-    )
+    v, pc, base = _discretization_costs_start(n_parts_max, granularity, n_instances, attribute_cost)
     for i in range(2, n_parts_max + 1):
         if v - 1 < 1:
             break
@@ -399,9 +387,7 @@ def quantile_partiles(freqs: np.ndarray, n_partiles: int) -> np.ndarray:
     freqs = np.ascontiguousarray(freqs, dtype=np.int64)
     if n_partiles >= int(freqs.sum()):
         return np.arange(freqs.size)
-    if _nb is None:  # pragma: no cover
-        return quantile_partiles_py(freqs, n_partiles)
-    return _nb.quantile_partiles_kernel(freqs, int(n_partiles))
+    return modl_kernels.quantile_partiles_kernel(freqs, int(n_partiles))
 
 
 def quantile_partiles_py(freqs: np.ndarray, n_partiles: int) -> np.ndarray:
@@ -438,10 +424,10 @@ def merge_pure_rows(rows: np.ndarray) -> np.ndarray:
     As ``MergeFrequencyTablePureIntervals``: the first row never merges with the second.
     Compiled kernel for integer counts; :func:`merge_pure_rows_py` is the reference.
     """
-    counts = _integer_counts(rows)
+    counts = integer_counts(rows)
     if counts is None:
         return merge_pure_rows_py(rows)
-    return _nb.merge_pure_rows_kernel(counts)
+    return modl_kernels.merge_pure_rows_kernel(counts)
 
 
 def merge_pure_rows_py(rows: np.ndarray) -> np.ndarray:
@@ -487,7 +473,7 @@ def discretize_table(
         pc = discretization_partition_costs(1, 0, max(n, 1), attribute_cost)
         return np.array([m - 1]), 0, float(pc[1] + part_cost(rows.sum(axis=0)).sum())
     freqs = rows.sum(axis=1).astype(np.int64)
-    if _integer_counts(rows) is not None:
+    if integer_counts(rows) is not None:
         # counts of any run of rows from one cumulated table (exact on integer counts)
         cum = np.zeros((m + 1, rows.shape[1]))
         np.cumsum(rows, axis=0, out=cum[1:])
@@ -563,21 +549,6 @@ def _post_optimise_granularity(freqs, row_ends, g_best, last_explored) -> int:
 # ---------------------------------------------------------------------------------------------
 # Grouping (KWGrouperMODL.cpp)
 # ---------------------------------------------------------------------------------------------
-def _set_partitions(n: int):
-    """All partitions of range(n) as label lists (restricted growth strings)."""
-
-    def rec(i, labels, k):
-        if i == n:
-            yield list(labels)
-            return
-        for lab in range(k + 1):
-            labels.append(lab)
-            yield from rec(i + 1, labels, max(k, lab + 1))
-            labels.pop()
-
-    yield from rec(0, [], 0)
-
-
 def _group_table(table: np.ndarray, pc: np.ndarray) -> np.ndarray:
     """Group labels of the rows of a granularised table (V rows)."""
     v, n_classes = table.shape
@@ -585,7 +556,7 @@ def _group_table(table: np.ndarray, pc: np.ndarray) -> np.ndarray:
         return np.zeros(v, dtype=np.int64)
     if v <= 3:
         best = (np.inf, None)
-        for labels in _set_partitions(v):
+        for labels in set_partitions(v):
             labels = np.asarray(labels)
             k = labels.max() + 1
             counts = np.zeros((k, n_classes))

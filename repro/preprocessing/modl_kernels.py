@@ -1,8 +1,10 @@
 """Numba kernels of the MODL optimisers: exact ports of the reference Python code.
 
 Every kernel reproduces the floating-point operations of the Python reference implementation of
-:mod:`repro.preprocessing.modl` (kept there as ``*_py`` functions and used as a test oracle) in
-the same order, so that costs, deltas and therefore tie-breaking and partitions are bit-identical:
+:mod:`repro.preprocessing.modl` (run by its optimisers with ``reference=True``, the tests' oracle)
+in the same order, so that costs, deltas and therefore tie-breaking and partitions are
+bit-identical; the choice rule of the post-optimisation is one function for both
+(:func:`repro.preprocessing.modl_rules.choose_move`, compiled here):
 
 - ``ln n!`` is read from one table (:func:`lf_tables`): row 0 = ``scipy.special.gammaln(k + 1)``
   (the ``lf`` of the vectorised :func:`~repro.preprocessing.modl.part_cost`), row 1 =
@@ -14,10 +16,10 @@ the same order, so that costs, deltas and therefore tie-breaking and partitions 
   :class:`~repro.preprocessing.modl.KhiopsSortedList` does (first inserted item heads its group
   of equal keys, then the others from the newest to the oldest; the next head is pinned).
 
-Design for numba: each algorithm is one flat function (helpers would be compiled separately,
-cost compile time, and their array arguments cost reference counting in the hot loops); data
-structures are int64/float64 arrays (doubly linked list of intervals, open-addressing hash table
-keyed by the bits of a float, lazy binary heap), one signature per kernel, ``cache=True``.
+Design for numba: each algorithm is one loop over int64/float64 arrays (doubly linked list of
+intervals, open-addressing hash table keyed by the bits of a float, lazy binary heap); the few
+helpers (hash-table probe, heap sift-down, sums) are small functions that LLVM inlines (timed:
+as fast as the same code written in place); one signature per kernel, ``cache=True``.
 Greedy merge O(n log n); post-optimisation O(n) per move with the best split of each run of rows
 memoised across moves.
 """
@@ -30,8 +32,8 @@ import numpy as np
 from numba import njit
 from scipy.special import gammaln
 
-EPSILON = 1e-6
-INFINITE_COST = 1e20
+from repro.preprocessing.modl_rules import EPSILON, INFINITE_COST, choose_move
+
 THRESHOLD = 1.0 - EPSILON
 LOG2 = math.log(2.0)
 
@@ -106,6 +108,44 @@ _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 
 @njit(cache=True)
+def _home(key, mask, fbits, ibits):
+    """Home slot of a float key in a hash table of mask + 1 slots: a hash of its bit pattern
+    (``ibits`` is an int64 view of the one-element float64 buffer ``fbits``)."""
+    fbits[0] = key
+    h = ibits[0] * _HASH_MULT
+    return (h ^ (h >> 32)) & mask
+
+
+@njit(cache=True)
+def _find(keys, used, mask, key, fbits, ibits):
+    """Slot of ``key`` in an open-addressing table (linear probing), else the free slot where
+    it goes."""
+    s = _home(key, mask, fbits, ibits)
+    while used[s] and keys[s] != key:
+        s = (s + 1) & mask
+    return s
+
+
+@njit(cache=True)
+def _sift_down(heap, n, k, x):
+    """Put x at position k of the binary min-heap heap[:n], moved down below smaller children."""
+    while True:
+        child = 2 * k + 1
+        if child >= n:
+            break
+        if child + 1 < n and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= x:
+            break
+        heap[k] = heap[child]
+        k = child
+    heap[k] = x
+
+
+_choose_move = njit(cache=True)(choose_move)
+
+
+@njit(cache=True)
 def _cost_rows(c, ln_fact, offset, buf):
     """Part cost of each row of c: (T[n+J−1+offset] − T[J−1+offset]) − Σ_j gl[n_ij], where
     ``ln_fact`` = (gl, ml) packed as rows 0/1 of one table; offset 0 → gl (part_cost), offset 1
@@ -137,11 +177,10 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
     to one interval on a copy and keep the best size (IntervalListBestMergeOptimization);
     ``strict``: merge only while the total strictly decreases; ``lft``: ln n! tables (gl; ml).
 
-    One flat loop (no calls in the hot path; numba compiles it fast and runs it without
-    reference counting). The list of intervals is a doubly linked list in arrays; the sorted
-    list of merge deltas is Khiops' ``SortedList``: groups of equal keys (a hash table key →
-    group, a lazy min-heap of the group keys), each group = its head (first inserted item,
-    pinned) then a stack of the other items, newest first.
+    The list of intervals is a doubly linked list in arrays; the sorted list of merge deltas
+    is Khiops' ``SortedList``: groups of equal keys (a hash table key → group, a lazy min-heap
+    of the group keys), each group = its head (first inserted item, pinned) then a stack of the
+    other items, newest first.
     """
     m = rows.shape[0]
     n_classes = rows.shape[1]
@@ -218,11 +257,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
             key = mdelta[it]
             if key == 0.0:
                 key = 0.0  # −0.0 and 0.0 are one key, as in a Python dict
-            fbits[0] = key
-            s = ibits[0] * _HASH_MULT
-            s = (s ^ (s >> 32)) & mask
-            while h_used[s] and h_key[s] != key:
-                s = (s + 1) & mask
+            s = _find(h_key, h_used, mask, key, fbits, ibits)
             if not h_used[s]:  # new group: the item heads it
                 if n_free > 0:
                     n_free -= 1
@@ -240,19 +275,11 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
                     h_used = np.zeros(mask + 1, dtype=np.bool_)
                     for o in range(o_used.size):
                         if o_used[o]:
-                            fbits[0] = o_key[o]
-                            r = ibits[0] * _HASH_MULT
-                            r = (r ^ (r >> 32)) & mask
-                            while h_used[r]:
-                                r = (r + 1) & mask
+                            r = _find(h_key, h_used, mask, o_key[o], fbits, ibits)
                             h_key[r] = o_key[o]
                             h_val[r] = o_val[o]
                             h_used[r] = True
-                    fbits[0] = key
-                    s = ibits[0] * _HASH_MULT
-                    s = (s ^ (s >> 32)) & mask
-                    while h_used[s]:
-                        s = (s + 1) & mask
+                    s = _find(h_key, h_used, mask, key, fbits, ibits)
                 h_key[s] = key
                 h_val[s] = g
                 h_used[s] = True
@@ -266,19 +293,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
                             heap[n_heap] = h_key[o]
                             n_heap += 1
                     for start in range(n_heap // 2 - 1, -1, -1):
-                        x = heap[start]
-                        k = start
-                        while True:
-                            child = 2 * k + 1
-                            if child >= n_heap:
-                                break
-                            if child + 1 < n_heap and heap[child + 1] < heap[child]:
-                                child += 1
-                            if heap[child] >= x:
-                                break
-                            heap[k] = heap[child]
-                            k = child
-                        heap[k] = x
+                        _sift_down(heap, n_heap, start, heap[start])
                 k = n_heap
                 n_heap += 1
                 while k > 0:
@@ -305,29 +320,11 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
         else:
             # head of the sorted list: head of the group of the smallest live key
             while True:
-                key = heap[0]
-                fbits[0] = key
-                s = ibits[0] * _HASH_MULT
-                s = (s ^ (s >> 32)) & mask
-                while h_used[s] and h_key[s] != key:
-                    s = (s + 1) & mask
+                s = _find(h_key, h_used, mask, heap[0], fbits, ibits)
                 if h_used[s]:
                     break
-                n_heap -= 1  # stale key: pop it
-                x = heap[n_heap]
-                k = 0
-                while True:
-                    child = 2 * k + 1
-                    if child >= n_heap:
-                        break
-                    if child + 1 < n_heap and heap[child + 1] < heap[child]:
-                        child += 1
-                    if heap[child] >= x:
-                        break
-                    heap[k] = heap[child]
-                    k = child
-                if n_heap > 0:
-                    heap[k] = x
+                n_heap -= 1  # stale key: pop it (heap[0] = heap[0] when it was the last one)
+                _sift_down(heap, n_heap, 0, heap[n_heap])
             i = g_head[h_val[s]]
             delta = (pc[n_parts - 1] - pc[n_parts]) + mdelta[i]
             stop = False
@@ -380,12 +377,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
             n_rem += 1
         for q in range(n_rem):
             it = removing[q]
-            key = i_key[it]
-            fbits[0] = key
-            s = ibits[0] * _HASH_MULT
-            s = (s ^ (s >> 32)) & mask
-            while not (h_used[s] and h_key[s] == key):
-                s = (s + 1) & mask
+            s = _find(h_key, h_used, mask, i_key[it], fbits, ibits)  # present
             g = h_val[s]
             if g_head[g] == it:
                 t = g_top[g]
@@ -406,9 +398,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
                         b = (b + 1) & mask
                         if not h_used[b]:
                             break
-                        fbits[0] = h_key[b]
-                        home = ibits[0] * _HASH_MULT
-                        home = (home ^ (home >> 32)) & mask
+                        home = _home(h_key[b], mask, fbits, ibits)
                         if (b > a and (home <= a or home > b)) or (
                             b < a and (home <= a and home > b)
                         ):
@@ -480,7 +470,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def post_optimise_kernel(rows, ends, pc, max_parts, lft):
-    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (modl.post_optimise_py).
+    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (modl.post_optimise).
 
     The best split of a run of rows (right-to-left scan keeping a candidate only if its total
     is < best·(1 − 1e-6)) depends only on the run: it is memoised across moves in a hash table
@@ -522,7 +512,6 @@ def post_optimise_kernel(rows, ends, pc, max_parts, lft):
             if n_classes >= 8:
                 acc = _pairwise(buf, 0, n_classes)
             costs[k] = (lft[0, n + n_classes - 1] - lft[0, n_classes - 1]) - acc
-        surplus = n_parts - max_parts if max_parts > 0 else -1
         # candidates: Split of i, MergeSplit of (i−1, i), MergeMergeSplit of (i−2, i−1, i)
         best_d = np.full(3, INFINITE_COST)
         best_i = np.full(3, -1, dtype=np.int64)
@@ -540,11 +529,7 @@ def post_optimise_kernel(rows, ends, pc, max_parts, lft):
                 if first >= last or (kind == 1 and first + 1 >= last):
                     continue  # no split (delta = +inf)
                 key = float(first * (m + 1) + last)
-                fbits[0] = key
-                s = ibits[0] * _HASH_MULT
-                s = (s ^ (s >> 32)) & m_mask
-                while m_used[s] and m_key[s] != key:
-                    s = (s + 1) & m_mask
+                s = _find(m_key, m_used, m_mask, key, fbits, ibits)
                 if m_used[s]:
                     total = m_total[s]
                     cut = m_cut[s]
@@ -584,9 +569,7 @@ def post_optimise_kernel(rows, ends, pc, max_parts, lft):
                     if 2 * (m_count + 1) > m_cap:  # full: forget (a cache only)
                         m_used[:] = False
                         m_count = 0
-                        fbits[0] = key
-                        s = ibits[0] * _HASH_MULT
-                        s = (s ^ (s >> 32)) & m_mask
+                        s = _home(key, m_mask, fbits, ibits)
                     m_key[s] = key
                     m_total[s] = total
                     m_cut[s] = cut
@@ -599,39 +582,9 @@ def post_optimise_kernel(rows, ends, pc, max_parts, lft):
                     best_d[kind] = d
                     best_i[kind] = i
                     best_cut[kind] = cut
-        if best_d[0] < INFINITE_COST and n_parts + 1 < pc.size:
-            d_split = (pc[n_parts + 1] - pc[n_parts]) + best_d[0]
-        else:
-            d_split = INFINITE_COST
-        d_ms = best_d[1]
-        d_mms = INFINITE_COST
-        if best_i[2] != -1:
-            d_mms = (pc[n_parts - 1] - pc[n_parts]) + best_d[2]
-            if surplus > 0:
-                d_mms += -1e9
-        if abs(d_split) < EPSILON:
-            d_split = 0.0
-        if abs(d_ms) < EPSILON:
-            d_ms = 0.0
-        if abs(d_mms) < EPSILON:
-            d_mms = 0.0
-        best = INFINITE_COST
-        if surplus < 0:
-            best = d_split
-        if surplus <= 0 and d_ms < best + EPSILON:
-            best = d_ms
-        if d_mms < best + EPSILON:
-            best = d_mms
-        if best > 0:
+        kind = _choose_move(pc, n_parts, max_parts, best_d[0], best_d[1], best_d[2])
+        if kind < 0:
             break
-        if best == d_mms:
-            kind = 2
-        elif best == 0:
-            break
-        elif best == d_ms:
-            kind = 1
-        else:
-            kind = 0
         # ends[:i−kind] + [cut, ends[i]] + ends[i+1:]
         i = best_i[kind]
         lo = i - kind
@@ -733,7 +686,7 @@ def log2_star_raw_kernel(n_values):
 
 
 # ---------------------------------------------------------------------------------------------
-# Multi-class grouping heuristic (modl.optimise_groups_py and modl._move_values_py)
+# Multi-class grouping heuristic (modl.optimise_groups: _optimise_groups_py, _move_values_py)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def optimise_groups_kernel(counts, pc, lft):
