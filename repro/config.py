@@ -7,21 +7,73 @@ Every configuration the package reads comes through here:
 - :func:`compose`: a composed configuration for a list of overrides (what ``python -m repro`` sees);
 - :func:`experiment_config`: one experiment's configuration with its sweep parameters resolved;
 - :func:`paths`: where results, data sets and published numbers live (``conf/paths/default.yaml``).
+
+The package ships its configs (``repro/conf``), the papers' published numbers
+(``repro/published/<paper>/reported.csv``) and the offline data sets (``repro/datasets/bundled``)
+as package data: in a checkout these are symlinks to ``conf/``, ``experiments/`` and ``datasets/``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from hydra import compose as hydra_compose
 from hydra import initialize_config_dir
 from hydra.core.config_store import ConfigStore
 from hydra.core.global_hydra import GlobalHydra
+from hydra.errors import ConfigCompositionException
 from omegaconf import DictConfig, OmegaConf
 
-CONF_DIR = Path(__file__).resolve().parent / "conf"
+PACKAGE_DIR = Path(str(resources.files(__package__))).resolve()
+CONF_DIR = PACKAGE_DIR / "conf"
 METHOD_DIR = CONF_DIR / "method"
 EXPERIMENT_DIR = CONF_DIR / "experiment"
+#: the published numbers shipped with the package: ``<paper>/reported.csv`` and ``README.md``
+PUBLISHED_DIR = (PACKAGE_DIR / "published").resolve()
+
+
+class PublishedNumbersNotFound(FileNotFoundError):
+    """An experiment names a paper whose ``reported.csv`` is not where ``paths.published`` says."""
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Resolved locations of ``conf/paths/default.yaml``."""
+
+    results: Path
+    data: Path
+    published: Path
+
+    def reported(self, paper: str) -> Path:
+        """``<published>/<paper>/reported.csv``; :class:`PublishedNumbersNotFound` if absent."""
+        path = self.published / paper / "reported.csv"
+        if not path.is_file():
+            raise PublishedNumbersNotFound(
+                f"published numbers of {paper!r} not found: no file {path} "
+                "(set paths.published=DIR, a folder holding <paper>/reported.csv)"
+            )
+        return path
+
+
+def paths(cfg=None) -> Paths:
+    """Where results, data sets and published numbers live: the ``paths`` of a composed
+    configuration ``cfg`` (a DictConfig or a dict; default: ``conf/paths/default.yaml``).
+
+    ``results_dir`` (default ``${paths.results}``) wins over ``paths.results``; a null ``data``
+    is ``$REPRO_DATA_DIR``, else the bundled data sets; a null ``published`` the bundled numbers.
+    """
+    from repro.datasets.local import resolve_data_dir
+
+    conf = cfg if isinstance(cfg, DictConfig) else OmegaConf.create(cfg or {})
+    node = OmegaConf.select(conf, "paths") or OmegaConf.load(CONF_DIR / "paths" / "default.yaml")
+    results = OmegaConf.select(conf, "results_dir") or node.results
+    return Paths(
+        results=Path(str(results)).expanduser(),
+        data=resolve_data_dir(node.data),
+        published=Path(str(node.published)).expanduser() if node.published else PUBLISHED_DIR,
+    )
 
 
 def experiment_names() -> list[str]:
@@ -63,7 +115,10 @@ def experiment_config(name: str, overrides: list[str] = ()) -> dict:
     valid = experiment_names()
     if name not in valid:
         raise ValueError(f"Unknown experiment {name!r}; valid experiments: {', '.join(valid)}")
-    cfg = compose([f"experiment={name}", *overrides], return_hydra_config=True)
+    try:
+        cfg = compose([f"experiment={name}", *overrides], return_hydra_config=True)
+    except ConfigCompositionException as exc:  # a bad override: a one-line error, no traceback
+        raise ValueError(str(exc).replace("\n", " ")) from exc
     params = cfg.hydra.sweeper.params
     sweep = OmegaConf.to_container(params, resolve=False) if params else {}
     out = OmegaConf.to_container(cfg, resolve=False)

@@ -3,9 +3,7 @@ synthetic record set written as one Parquet file per cell, as the runner does.""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -54,22 +52,12 @@ def _write_records(results: Path, n_datasets: int = 8, missing: tuple = ()) -> p
     return pd.concat(frames, ignore_index=True)
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "repro.report", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_compare_cli_bergmann(tmp_path):
+def test_compare_cli_bergmann(tmp_path, python_m):  # python_m: tests/conftest.py
     results = tmp_path / "results"
     records = _write_records(results, missing=(("ds7", "weak"),))
-    proc = _run("compare", f"results={results}", "metric=accuracy", "correction=bergmann")
+    proc = python_m(
+        "repro.report", "compare", f"results={results}", "metric=accuracy", "correction=bergmann"
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Average ranks" in out and "Friedman chi2_F" in out and "Iman-Davenport" in out
@@ -91,11 +79,12 @@ def test_compare_cli_bergmann(tmp_path):
     assert {"p", "p_nemenyi", "p_holm", "p_shaffer", "p_bergmann"} <= set(pairs.columns)
 
 
-def test_compare_cli_out_dir_lower_is_better_and_options(tmp_path):
+def test_compare_cli_out_dir_lower_is_better_and_options(tmp_path, python_m):
     results = tmp_path / "results"
     _write_records(results)
     out = tmp_path / "report"
-    proc = _run(
+    proc = python_m(
+        "repro.report",
         "compare", f"results={results}", "metric=error", "correction=holm", f"out={out}",
         "cap=false", "alpha=0.1",
     )  # fmt: skip
@@ -106,12 +95,12 @@ def test_compare_cli_out_dir_lower_is_better_and_options(tmp_path):
     assert (out / "compare_error_holm_cd.png").exists()
 
 
-def test_compare_cli_errors(tmp_path, capsys):
+def test_compare_cli_errors(tmp_path, capsys, python_m):
     from repro.report.__main__ import main
 
     results = tmp_path / "results"
     _write_records(results, n_datasets=3)
-    proc = _run("compare", f"results={results}", "metric=auc")
+    proc = python_m("repro.report", "compare", f"results={results}", "metric=auc")
     assert proc.returncode == 2 and "metric 'auc' not found" in proc.stderr
     cases = [
         (["compare", f"results={results}", "metric=accuracy", "correction=tukey"],
@@ -148,3 +137,35 @@ def test_report_experiment_errors_are_clear(tmp_path, capsys):
     assert "No result records" in err and "python -m repro experiment=wu2015_fig3" in err
     assert main(["experiment=nosuch", f"results={tmp_path}"]) == 2
     assert "valid experiments: boulle2007_challenge" in capsys.readouterr().err
+
+
+def test_report_reads_published_numbers_from_paths_published(tmp_path, capsys):
+    """``paths.published=DIR`` chooses the papers' numbers; a missing ``reported.csv`` is an
+    error raised before anything is written, never a silently missing REPRODUCTION.md."""
+    from repro.report.__main__ import main
+
+    results = tmp_path / "results"
+    shutil.copytree(
+        ROOT / "results" / "boulle2007_table4",
+        results / "boulle2007_table4",
+        ignore=shutil.ignore_patterns("*.md", "*.tex", "*.png", "*.pdf"),
+    )
+    args = ["experiment=boulle2007_table4", f"results={results}"]
+    assert main([*args, f"paths.published={tmp_path / 'nowhere'}"]) == 1
+    err = capsys.readouterr().err
+    assert f"no file {tmp_path / 'nowhere' / 'boulle2007' / 'reported.csv'}" in err
+    assert not list((results / "boulle2007_table4").glob("*.md"))
+
+    published = tmp_path / "published" / "boulle2007"
+    published.mkdir(parents=True)
+    (published / "reported.csv").write_text(
+        "method,dataset,metric,value,table\nsnb_cma,waveform_noise+1000F2D,accuracy,0.85,Table 4\n"
+    )
+    assert main([*args, f"paths.published={tmp_path / 'published'}"]) == 0
+    cell = results / "boulle2007_table4" / "waveform_noise+1000F2D" / "snb_cma.parquet"
+    acc = pd.read_parquet(cell).query("split == 'test' and metric == 'accuracy'")["value"]
+    assert len(acc) == 10  # 10 folds
+    text = (results / "boulle2007_table4" / "REPRODUCTION.md").read_text()
+    assert "1 of 1 published numbers reproduced" in text
+    row = f"| snb_cma | waveform_noise+1000F2D | accuracy | 0.8500 | {acc.mean():.4f} | "
+    assert row + f"{acc.mean() - 0.85:.4f} |" in text

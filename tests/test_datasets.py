@@ -49,8 +49,10 @@ def _isolated(tmp_path, monkeypatch):
 # ------------------------------------------------------------------------------------------------
 # Local mirror vs MANIFEST
 # ------------------------------------------------------------------------------------------------
-def test_default_data_dir_is_repository_datasets():
+def test_default_data_dir_is_the_bundled_copy_of_datasets():
+    """The package data ``repro/datasets/bundled`` is the checkout's ``datasets/`` (a symlink)."""
     assert default_data_dir() == DATA
+    assert (ROOT / "repro" / "datasets" / "bundled").resolve() == DATA
     assert len(MANIFEST) == 45
 
 
@@ -623,20 +625,8 @@ def test_cli_fetch_with_fake_openml(tmp_path, monkeypatch, capsys):
 # ------------------------------------------------------------------------------------------------
 # Command line in a subprocess
 # ------------------------------------------------------------------------------------------------
-def _run(*args, tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "REPRO_OPENML_CACHE": str(tmp_path)}
-    return subprocess.run(
-        [sys.executable, "-m", "repro.datasets", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=60,
-    )
-
-
-def test_cli_list_and_show(tmp_path):
-    out = _run("list", tmp_path=tmp_path)
+def test_cli_list_and_show(python_m):  # python_m: tests/conftest.py
+    out = python_m("repro.datasets", "list")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].split() == [
@@ -651,15 +641,15 @@ def test_cli_list_and_show(tmp_path):
     ]
     iris = next(line.split() for line in lines if line.split()[:1] == ["iris"])
     assert iris == ["iris", "150", "4", "0", "3", "local", "exact", "yes"]
-    show = _run("show", "iris", tmp_path=tmp_path)
+    show = python_m("repro.datasets", "show", "iris")
     assert show.returncode == 0, show.stderr
     assert "openml_id" in show.stdout and "61" in show.stdout
     assert "Iris-setosa" in show.stdout and "33.3%" in show.stdout
 
 
-def test_cli_errors_exit_2(tmp_path):
-    unknown = _run("show", "irsi", tmp_path=tmp_path)
+def test_cli_errors_exit_2(python_m):
+    unknown = python_m("repro.datasets", "show", "irsi")
     assert unknown.returncode == 2 and "Did you mean 'iris'" in unknown.stderr
-    bad = _run("frobnicate", tmp_path=tmp_path)
+    bad = python_m("repro.datasets", "frobnicate")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
-    assert _run(tmp_path=tmp_path).returncode == 2
+    assert python_m("repro.datasets").returncode == 2

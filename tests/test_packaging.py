@@ -1,42 +1,156 @@
-"""A non-editable install works: the Hydra configs ship inside the package (repro/conf)."""
+"""A non-editable install works: the wheel ships the configs, the papers' published numbers and the
+offline data sets, and runs outside the checkout.
 
+The wheel is built from a copy of the package sources (no stale ``build/`` of the checkout) and
+installed into a fresh virtual environment that sees the dependencies but not the checkout. The
+dependencies are this interpreter's: ``--system-site-packages`` gives the base interpreter's site
+directories only, so a ``.pth`` file adds the running interpreter's (when the test suite itself
+runs in a virtual environment, its packages are not the base interpreter's). Directories named in
+a ``.pth`` file do not have their own ``.pth`` files read: an editable install of the checkout
+there stays invisible.
+"""
+
+from __future__ import annotations
+
+import shutil
+import site
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+import pytest
+
+from repro.config import Paths, PublishedNumbersNotFound, compose, paths
+
 ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("pyproject.toml", "README.md", "repro", "conf", "datasets", "experiments")
+TABLE3 = ROOT / "results" / "boulle2007_table3"
 
 
-def test_wheel_ships_configs_and_runs_outside_the_checkout(tmp_path):
-    wheels = tmp_path / "wheels"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(wheels), str(ROOT)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
-    (wheel,) = wheels.glob("repro-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    configs = {
-        f"repro/conf/{p.relative_to(ROOT / 'conf')}" for p in (ROOT / "conf").rglob("*.yaml")
-    }
-    assert configs and configs <= names
+def test_paths_config_and_its_overrides(tmp_path, monkeypatch):
+    """conf/paths/default.yaml: nulls are the checkout's copies (editable install); the old
+    ``results_dir`` key still works; the paths config wins over $REPRO_DATA_DIR."""
+    monkeypatch.delenv("REPRO_DATA_DIR", raising=False)
+    default = paths()
+    assert default == Paths(Path("results"), ROOT / "datasets", ROOT / "experiments")
+    assert default.reported("wu2015") == ROOT / "experiments" / "wu2015" / "reported.csv"
+    assert paths(compose([f"paths.results={tmp_path}"])).results == tmp_path
+    assert paths(compose([f"results_dir={tmp_path}"])).results == tmp_path
+    monkeypatch.setenv("REPRO_DATA_DIR", str(tmp_path))
+    assert paths().data == tmp_path
+    cfg = compose([f"paths.data={tmp_path / 'd'}", f"paths.published={tmp_path / 'p'}"])
+    assert paths(cfg).data == tmp_path / "d"
+    with pytest.raises(PublishedNumbersNotFound, match="no file .*/p/boulle2007/reported.csv"):
+        paths(cfg).reported("boulle2007")
 
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+
+def site_dirs() -> list[str]:
+    """The running interpreter's site directories (where the dependencies are installed)."""
+    dirs = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        dirs.append(site.getusersitepackages())
+    return [d for d in dict.fromkeys(dirs) if Path(d).is_dir()]
+
+
+def run(args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, timeout=600, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(python of a fresh venv holding the installed wheel, the names in the wheel)."""
+    tmp = tmp_path_factory.mktemp("packaging")
+    src = tmp / "src"
+    src.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            skip = shutil.ignore_patterns("__pycache__", "*.egg-info")
+            shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=skip)
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    build = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                 "-w", str(tmp / "wheels"), str(src)])  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    (wheel,) = (tmp / "wheels").glob("repro-*.whl")
+
+    venv = tmp / "venv"
+    made = run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
+    assert made.returncode == 0, made.stderr
     python = venv / "bin" / "python"
-    subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, timeout=300
+    install = run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
+                   "--ignore-installed", str(wheel)])  # fmt: skip
+    assert install.returncode == 0, install.stderr
+    purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
+    (Path(purelib.stdout.strip()) / "outer_site_dirs.pth").write_text("\n".join(site_dirs()))
+    return python, set(zipfile.ZipFile(wheel).namelist())
+
+
+def isolated_env(tmp_path) -> dict:
+    """No PYTHONPATH, no REPRO_DATA_DIR: only what the venv holds."""
+    return {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "MPLBACKEND": "Agg"}
+
+
+def test_wheel_ships_configs_published_numbers_and_data_sets(installed):
+    _, names = installed
+    conf = [f"repro/conf/{p.relative_to(ROOT / 'conf')}" for p in (ROOT / "conf").rglob("*.yaml")]
+    published = [f"repro/published/{p.parent.name}/reported.csv"
+                 for p in (ROOT / "experiments").glob("*/reported.csv")]  # fmt: skip
+    data = [f"repro/datasets/bundled/{p.name}" for p in (ROOT / "datasets").glob("*.parquet")]
+    data += ["repro/datasets/bundled/MANIFEST.csv", "repro/datasets/bundled/OPENML_ONLY.csv"]
+    assert len(conf) > 30 and len(published) == 2 and len(data) == 45 + 2
+    assert set(conf + published + data) <= names
+    # data directories are not packages: no code of experiments/ (e.g. a script) is shipped
+    data_dirs = ("repro/published/", "repro/conf/", "repro/datasets/bundled/")
+    assert not [n for n in names if n.startswith(data_dirs) and n.endswith(".py")]
+
+
+def test_locations_are_inside_the_installed_package(installed, tmp_path):
+    python, _ = installed
+    code = (
+        "import pandas, repro; from repro.config import paths; p = paths();"
+        "print(pandas.__file__, repro.__file__, p.data, p.published, p.results, sep='\\n')"
     )
-    env = {"REPRO_DATA_DIR": str(ROOT / "datasets"), "PATH": "/usr/bin:/bin"}
-    where = subprocess.run(
-        [python, "-c", "import repro; print(repro.__file__)"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    assert str(venv) in where  # the installed copy, not the checkout
-    run = subprocess.run(
-        [python, "-m", "repro", "method=nb_ef", "dataset=iris", "progress=false"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    assert (tmp_path / "results" / "default" / "iris" / "nb_ef.parquet").exists()
+    out = run([python, "-c", code], cwd=tmp_path, env=isolated_env(tmp_path))
+    assert out.returncode == 0, out.stderr
+    dependency, module, data, published, results = out.stdout.splitlines()
+    assert dependency == pd.__file__  # the dependencies of the interpreter running the tests
+    venv = str(python.parent.parent)
+    assert module.startswith(venv)  # the installed copy, not the checkout
+    assert data.startswith(venv) and data.endswith("repro/datasets/bundled")
+    assert published.startswith(venv) and (Path(published) / "boulle2007" / "README.md").is_file()
+    assert results == "results"  # conf/paths/default.yaml: relative to the working directory
+
+
+def test_report_from_the_wheel_writes_reproduction(installed, tmp_path):
+    """``python -m repro.report experiment=boulle2007_table3`` from the wheel writes the committed
+    REPRODUCTION.md and table3.md again, byte for byte (published numbers from package data)."""
+    python, _ = installed
+    outputs = ("*.md", "*.tex", "*.png", "*.pdf", "*.csv")
+    copy = tmp_path / "results" / "boulle2007_table3"
+    shutil.copytree(TABLE3, copy, ignore=shutil.ignore_patterns(*outputs))
+    proc = run([python, "-m", "repro.report", "experiment=boulle2007_table3"], cwd=tmp_path,
+               env=isolated_env(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    for name in ("REPRODUCTION.md", "table3.md", "table3.tex", "compare_auc_bergmann.md"):
+        assert (copy / name).read_text() == (TABLE3 / name).read_text(), name
+
+
+def test_main_job_from_the_wheel_reads_the_bundled_data(installed, tmp_path):
+    """``python -m repro method=nb_ef dataset=iris`` without REPRO_DATA_DIR: iris comes from the
+    wheel and the cell equals the committed one of boulle2007_table3 (same configuration)."""
+    python, _ = installed
+    proc = run([python, "-m", "repro", "method=nb_ef", "dataset=iris", "progress=false"],
+               cwd=tmp_path, env=isolated_env(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    ours = pd.read_parquet(tmp_path / "results" / "default" / "iris" / "nb_ef.parquet")
+    committed = pd.read_parquet(TABLE3 / "iris" / "nb_ef.parquet")
+    assert ours["config_hash"].iloc[0] == committed["config_hash"].iloc[0]
+    keys = ["repetition", "fold", "split", "metric"]
+    both = ours.merge(committed, on=keys, suffixes=("", "_committed"))
+    both = both[~both["metric"].str.endswith("_time")]
+    assert len(both) == len(committed[~committed["metric"].str.endswith("_time")]) > 0
+    assert set(both["n_train"] + both["n_test"]) == {150}
+    np.testing.assert_allclose(both["value"], both["value_committed"], rtol=1e-12, atol=1e-12)

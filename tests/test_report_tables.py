@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from repro.report.reproduction import compare_reported, write_reproduction
-from repro.report.tables import comparison_table, to_latex, to_markdown
+from repro.report.tables import comparison_table, latex_escape, to_latex, to_markdown
 
 
 def _records():
@@ -82,3 +82,59 @@ def test_markdown_keeps_integer_columns_integer():
     frame = pd.DataFrame({"wins": np.array([2, 12]), "p": [0.5, 0.01234]}, index=["a", "b"])
     lines = to_markdown(frame, digits=3, index_title="m").splitlines()
     assert lines[2:] == ["| a | 2 | 0.500 |", "| b | 12 | 0.012 |"]
+
+
+def test_markdown_float_format_and_index_title():
+    """``float_format`` formats the non-integer numbers only; missing values are empty."""
+    frame = pd.DataFrame({"p": [0.5, 2e-05, np.nan], "n": [1, 2, 3]}, index=["x", "y", "z"])
+    md = to_markdown(frame, index_title="i", float_format=lambda v: f"{v:.1e}")
+    assert md == (
+        "| i | p | n |\n|---|---|---|\n| x | 5.0e-01 | 1 |\n| y | 2.0e-05 | 2 |\n| z |  | 3 |\n"
+    )
+
+
+def test_latex_escape_known_answers():
+    assert latex_escape(r"a_b & 50% #1 $x$ {y} ~^\ ") == (
+        r"a\_b \& 50\% \#1 \$x\$ \{y\} \textasciitilde{}\textasciicircum{}\textbackslash{} "
+    )
+    assert latex_escape("τ = 0.5, Γ ± 1 − 2") == r"$\tau$ = 0.5, $\Gamma$ $\pm$ 1 $-$ 2"
+
+
+def test_latex_flat_table_with_index_title_and_alignment():
+    frame = pd.DataFrame(
+        {"construction": ["2k F(2D)", ""], "Test BER": [0.19851, 0.5]},
+        index=pd.Index(["madelon_like", "Overall"], name="dataset"),
+    )
+    tex = to_latex(frame, caption="Best τ", label="tab:x_y", index_title="dataset", align="lr")
+    assert tex.splitlines() == [
+        r"\begin{table}[ht]",
+        r"\centering",
+        r"\caption{Best $\tau$}",
+        r"\label{tab:x_y}",  # labels are not escaped
+        r"\begin{tabular}{llr}",
+        r"\toprule",
+        r"dataset & construction & Test BER \\",
+        r"\midrule",
+        r"madelon\_like & 2k F(2D) & 0.1985 \\",
+        r"Overall &  & 0.5000 \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\end{table}",
+    ]
+    with pytest.raises(ValueError, match="one letter per column"):
+        to_latex(frame, align="l")
+
+
+def test_bind_names_a_figure_function():
+    """``bind`` makes the ``f(records, out_dir, report_cfg)`` of a ``report: figures:`` entry."""
+    from repro.report.figures import boulle2007
+    from repro.report.figures.common import bind
+
+    def draw(records, out_dir, report_cfg, name):
+        return [records, out_dir, report_cfg, name]
+
+    fig = bind(draw, "fig0", "Fig. 0: a test.")
+    assert fig("r", "o", {"k": 1}) == ["r", "o", {"k": 1}, "fig0"]
+    assert (fig.__name__, fig.__doc__) == ("fig0", "Fig. 0: a test.")
+    assert [boulle2007.fig3.__name__, boulle2007.fig8.__name__] == ["fig3", "fig8"]
+    assert boulle2007.fig9.__doc__.startswith("Fig. 9:")

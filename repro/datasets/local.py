@@ -1,7 +1,8 @@
 """Data files of a directory: ``<name>.parquet``, ``.arff`` or ``.csv`` (source ``local``).
 
 The directory is, in order: the ``data_dir`` argument, the ``REPRO_DATA_DIR`` environment
-variable, or the repository's ``datasets/`` folder (``Path(repro.__file__).parents[1]``).
+variable, or the data sets shipped in the package (``repro/datasets/bundled``: package data, a
+symlink to the checkout's ``datasets/``).
 Adding a data set = dropping a file there; its name is the file stem. When one stem has several
 formats, Parquet wins over ARFF, ARFF over CSV. ``MANIFEST.csv`` (metadata of the files, see
 ``datasets/README.md``) and ``OPENML_ONLY.csv`` are read, not loaded as data.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -48,8 +50,9 @@ CSV_NA = ["?"]
 
 
 def default_data_dir() -> Path:
-    """The repository's ``datasets/`` folder (``repro/datasets/local.py`` → ``../../datasets``)."""
-    return Path(__file__).resolve().parents[2] / "datasets"
+    """The data sets shipped in the package (``repro/datasets/bundled``, the checkout's
+    ``datasets/`` in an editable install)."""
+    return (Path(str(resources.files(__package__))) / "bundled").resolve()
 
 
 def resolve_data_dir(data_dir=None) -> Path:
@@ -94,7 +97,7 @@ def _read_meta_csv(path: Path) -> pd.DataFrame | None:
 
 
 def _metadata_file(data_dir, filename: str) -> Path:
-    """``data_dir/filename`` if present, else the repository default's (project metadata)."""
+    """``data_dir/filename`` if present, else the bundled one (project metadata)."""
     local = Path(data_dir) / filename
     return local if local.is_file() else default_data_dir() / filename
 

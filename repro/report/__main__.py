@@ -2,8 +2,9 @@
 
 - ``compare results=DIR metric=NAME [correction=bergmann] ...``: statistical comparison of
   stored records (:mod:`repro.report.compare`).
-- ``experiment=NAME [results=DIR] [out=DIR]``: paper tables/figures of one experiment
-  (:mod:`repro.report.generate`).
+- ``experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]``: paper tables/figures of one
+  experiment (:mod:`repro.report.generate`); ``results`` defaults to ``paths.results``, the
+  published numbers come from ``paths.published`` (``conf/paths/default.yaml``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
-    "       python -m repro.report experiment=NAME [results=DIR] [out=DIR]"
+    "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]"
 )
 
 
@@ -23,12 +24,21 @@ def main(argv: list[str] | None = None) -> int:
 
         return compare_main(args[1:])
     if any(a.lstrip("+").startswith("experiment=") for a in args):
+        from repro.config import PublishedNumbersNotFound
         from repro.report.compare import parse_overrides
         from repro.report.generate import generate_report
 
-        kv = parse_overrides(args)
         try:
-            paths = generate_report(kv["experiment"], kv.get("results", "results"), kv.get("out"))
+            kv = parse_overrides(args)
+            overrides = [f"{k}={v}" for k, v in kv.items() if k.startswith("paths.")]
+            known = ("experiment", "results", "out")
+            unknown = [k for k in kv if k not in known and not k.startswith("paths.")]
+            if unknown:
+                raise ValueError(f"unknown argument(s) {unknown}\n{USAGE}")
+            paths = generate_report(kv["experiment"], kv.get("results"), kv.get("out"), overrides)
+        except PublishedNumbersNotFound as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
         except FileNotFoundError as err:
             if "No result records" not in str(err):
                 raise

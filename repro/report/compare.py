@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.posthoc import CORRECTIONS, pairwise_comparisons, posthoc
 from repro.stats.tests import average_ranks, friedman, metric_table
 
@@ -50,12 +51,6 @@ _KEYS = {
     "cap",
     "methods",
 }
-
-
-def _lower_is_better() -> set[str]:
-    from repro.report.tables import LOWER_IS_BETTER
-
-    return set(LOWER_IS_BETTER)
 
 
 def _label(method: str) -> str:
@@ -101,17 +96,6 @@ def _fmt(x: float) -> str:
     return f"{x:.4f}"
 
 
-def _md_table(frame: pd.DataFrame, index_title: str = "") -> str:
-    header = [index_title, *map(str, frame.columns)]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for idx, row in frame.iterrows():
-        cells = [str(idx)]
-        for v in row.tolist():
-            cells.append(_fmt(float(v)) if isinstance(v, float | np.floating) else str(v))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
 def friedman_line(fr: pd.Series) -> str:
     """One-line summary of :func:`repro.stats.tests.friedman`."""
     return (
@@ -137,13 +121,14 @@ def run_compare(
 
     Returns a dict with ``table`` (complete data sets × methods), ``left_out`` (data sets
     dropped for a missing method), ``higher_is_better``, ``ranks`` (Series, sorted best
-    first), ``friedman`` (Series), ``adjusted`` (methods × methods, ``correction``) and
-    ``pairs`` (long table with raw p and every correction applicable to k).
+    first), ``friedman`` (Series), ``adjusted`` (methods × methods, ``correction``),
+    ``pairs`` (long table with raw p and every correction applicable to k) and ``options``
+    (``alpha``, ``monotone``, ``cap``: what the adjusted p-values and the CD diagram use).
     """
     if correction not in CORRECTIONS:
         raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
     if higher_is_better is None:
-        higher_is_better = metric not in _lower_is_better()
+        higher_is_better = metric not in LOWER_IS_BETTER
     full = metric_table(records, metric, split)
     if methods:
         unknown = [m for m in methods if m not in full.columns]
@@ -174,6 +159,7 @@ def run_compare(
         "friedman": fr,
         "adjusted": adjusted,
         "pairs": pairs,
+        "options": {"alpha": alpha, "monotone": monotone, "cap": cap},
     }
 
 
@@ -182,17 +168,11 @@ def compare_records(
     metric: str,
     correction: str = "bergmann",
     out: str | Path = ".",
-    higher_is_better: bool | None = None,
-    alpha: float = 0.05,
-    split: str | None = "test",
-    monotone: bool = False,
-    cap: bool = True,
-    methods: list[str] | None = None,
     echo: bool = False,
+    **options,
 ) -> list[Path]:
-    """Run :func:`run_compare` and write its Markdown, CSVs and CD diagram into ``out``.
-
-    Returns the written paths; prints the report when ``echo``.
+    """Run :func:`run_compare` (``options``: its keyword arguments) and write its Markdown, CSVs
+    and CD diagram into ``out``. Returns the written paths; prints the report when ``echo``.
     """
     import matplotlib
 
@@ -201,9 +181,8 @@ def compare_records(
 
     from repro.stats.plots import cd_diagram
 
-    res = run_compare(
-        records, metric, correction, higher_is_better, alpha, split, monotone, cap, methods
-    )
+    res = run_compare(records, metric, correction, **options)
+    alpha = res["options"]["alpha"]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     stem = f"compare_{metric}_{correction}"
@@ -223,7 +202,7 @@ def compare_records(
     order = list(ranks.index)
     matrix = adjusted.loc[order, order]
     pairs = res["pairs"].set_index("i")
-    options = f"alpha = {alpha}, monotone = {monotone}, cap = {cap}"
+    options = ", ".join(f"{k} = {v}" for k, v in res["options"].items())
     text = [
         f"# Comparison of {len(order)} methods on {metric} ({direction}), "
         f"{correction} correction\n",
@@ -233,12 +212,12 @@ def compare_records(
         text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
     text += [
         "\n## Average ranks (1 = best)\n\n",
-        _md_table(rank_frame, "method"),
+        to_markdown(rank_frame, index_title="method", float_format=_fmt),
         f"\n## Friedman test\n\n{fr_line}.\n",
         f"\n## Adjusted p-values ({correction}; {options})\n\n",
-        _md_table(matrix, "method"),
+        to_markdown(matrix, index_title="method", float_format=_fmt),
         "\n## Pairs sorted by raw p (z-test on average ranks)\n\n",
-        _md_table(pairs, "i"),
+        to_markdown(pairs, index_title="i", float_format=_fmt),
     ]
     md_path = out / f"{stem}.md"
     md_path.write_text("".join(text))

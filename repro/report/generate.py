@@ -4,7 +4,7 @@ Reads the stored records of an experiment (never refits) and follows the ``repor
 its config ``conf/experiment/NAME.yaml``::
 
     report:
-      paper: boulle2007                 # experiments/<paper>/reported.csv → REPRODUCTION.md
+      paper: boulle2007                 # <paths.published>/<paper>/reported.csv → REPRODUCTION.md
       title: "Boullé (2007), Table 3"
       tables:                           # paper-layout tables (Markdown + LaTeX)
         - name: table3
@@ -18,7 +18,10 @@ its config ``conf/experiment/NAME.yaml``::
       substitutions: {madelon: madelon_like (generated stand-in)}
       not_offline: [hepatitis]          # the paper's data sets that are not available here
 
-Everything is written into ``<results_dir>/<experiment>/``.
+Records are read from ``<results_dir>/<experiment_name>/`` (``results_dir`` = ``paths.results``
+of ``conf/paths/default.yaml`` unless given) and everything is written there (or into ``out_dir``).
+The published numbers come from ``paths.published`` (default: the copy shipped in the package); a
+``paper:`` whose ``reported.csv`` is missing is an error, raised before anything is written.
 """
 
 from __future__ import annotations
@@ -26,12 +29,10 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from repro.config import experiment_config
+from repro.config import experiment_config, paths
 from repro.evaluation.records import read_records
 from repro.report.reproduction import compare_reported, read_reported, write_reproduction
 from repro.report.tables import comparison_table, to_latex, to_markdown
-
-EXPERIMENTS_DIR = Path(__file__).resolve().parents[2] / "experiments"
 
 
 def _load_function(spec: str):
@@ -39,12 +40,18 @@ def _load_function(spec: str):
     return getattr(importlib.import_module(module), attr)
 
 
-def generate_report(experiment: str, results_dir="results", out_dir=None) -> list[Path]:
-    """Write the experiment's tables, figures, statistics and REPRODUCTION.md; return paths."""
-    cfg = experiment_config(experiment)
+def generate_report(
+    experiment: str, results_dir=None, out_dir=None, overrides: list[str] = ()
+) -> list[Path]:
+    """Write the experiment's tables, figures, statistics and REPRODUCTION.md; return paths.
+
+    ``overrides``: Hydra overrides of the experiment's configuration (``paths.published=DIR``).
+    """
+    cfg = experiment_config(experiment, overrides)
+    where = paths(cfg)
     report = cfg.get("report") or {}
     name = cfg.get("experiment_name", experiment)
-    source = Path(results_dir) / name
+    source = Path(results_dir if results_dir is not None else where.results) / name
     out = Path(out_dir) if out_dir is not None else source
     records = read_records(source)
     methods = (
@@ -53,6 +60,8 @@ def generate_report(experiment: str, results_dir="results", out_dir=None) -> lis
     datasets = cfg["sweep"].get("dataset") or sorted(records["dataset"].unique())
     records = records[records["method"].isin(methods)]
     missing = sorted(set(datasets) - set(records["dataset"]) | set(report.get("not_offline", [])))
+    paper = report.get("paper")
+    reported = read_reported(where.reported(str(paper))) if paper else None
     written = []
     out.mkdir(parents=True, exist_ok=True)
     for spec in report.get("tables", []):
@@ -76,7 +85,9 @@ def generate_report(experiment: str, results_dir="results", out_dir=None) -> lis
         tex.write_text(to_latex(table, caption=caption, label=f"tab:{name}:{spec['name']}"))
         written += [md, tex]
     for spec in report.get("figures", []):
-        written += list(_load_function(spec)(records, out, {**report, "methods": methods}))
+        written += list(
+            _load_function(spec)(records, out, {**report, "methods": methods, "paths": where})
+        )
     for spec in report.get("stats", []):
         from repro.report.compare import compare_records
 
@@ -89,10 +100,8 @@ def generate_report(experiment: str, results_dir="results", out_dir=None) -> lis
                 higher_is_better=spec.get("higher_is_better"),
             )
         )
-    paper = report.get("paper")
-    reported_path = EXPERIMENTS_DIR / str(paper) / "reported.csv" if paper else None
-    if reported_path is not None and reported_path.exists():
-        comparison = compare_reported(read_reported(reported_path), records)
+    if reported is not None:
+        comparison = compare_reported(reported, records)
         tables = report.get("reported_tables")
         if tables:
             comparison = comparison[comparison["table"].isin(tables)]

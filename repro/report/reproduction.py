@@ -1,4 +1,4 @@
-"""Published vs reproduced numbers: ``experiments/<paper>/reported.csv`` against the records.
+"""Published vs reproduced numbers: ``<paths.published>/<paper>/reported.csv`` against records.
 
 ``reported.csv`` columns: ``method`` (registry id), ``dataset`` (a catalog name, or one of the
 aggregates ``mean``, ``rank``, ``wins``, ``losses`` of a table's summary rows), ``metric`` (record

@@ -1,4 +1,4 @@
-"""Paper-style result tables from stored records, rendered as Markdown and LaTeX.
+"""Paper-style result tables from stored records, and the package's only Markdown / LaTeX writer.
 
 The layout of boulle2007 Tables 3–4 (and of most comparison tables of the five papers): one row
 per method (display name), and per criterion three columns — the mean over data sets of the
@@ -14,7 +14,6 @@ import numbers
 
 import pandas as pd
 
-from repro.registry import display_name
 from repro.stats.tests import average_ranks, metric_table, paired_t_wins_losses
 
 #: criteria where lower is better; every other metric is "higher is better"
@@ -71,19 +70,32 @@ def comparison_table(
         columns[(metric, "Rank")] = average_ranks(table, higher)
     out = pd.DataFrame(columns).reindex(methods)
     out.columns = pd.MultiIndex.from_tuples(out.columns)
+    from repro.registry import display_name  # the writers below need no registry
+
     out.index = [display_name(m) for m in methods]
     out.attrs.update(datasets=complete, incomplete=incomplete, reference=reference)
     return out
 
 
-def _cell(value, digits: int) -> str:
+#: LaTeX for the characters that are special to LaTeX or absent from its default fonts
+LATEX_CHARACTERS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "τ": r"$\tau$", "Γ": r"$\Gamma$", "δ": r"$\delta$", "σ": r"$\sigma$", "±": r"$\pm$",
+    "−": r"$-$",
+}  # fmt: skip
+
+
+def format_cell(value, digits: int = 4, float_format=None) -> str:
+    """Text of one table cell: strings as they are, missing values empty, integers as integers,
+    other numbers with ``digits`` decimals (or ``float_format(value)``)."""
     if isinstance(value, str):
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, numbers.Integral):  # int, bool and numpy integers
         return str(value)
-    return f"{value:.{digits}f}"
+    return float_format(value) if float_format is not None else f"{value:.{digits}f}"
 
 
 def _flat_header(frame: pd.DataFrame) -> list[str]:
@@ -92,47 +104,66 @@ def _flat_header(frame: pd.DataFrame) -> list[str]:
     return [METRIC_TITLES.get(str(c), str(c)) for c in frame.columns]
 
 
-def to_markdown(frame: pd.DataFrame, digits: int = 4, index_title: str = "Method") -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency)."""
+def _rows(frame: pd.DataFrame, digits: int, float_format) -> list[list[str]]:
+    """The index and the formatted cells of every row."""
+    # itertuples, not iterrows: iterrows casts the int columns of a mixed row to float
+    return [
+        [str(idx), *(format_cell(v, digits, float_format) for v in row)]
+        for idx, *row in frame.itertuples(name=None)
+    ]
+
+
+def to_markdown(
+    frame: pd.DataFrame, digits: int = 4, index_title: str = "Method", float_format=None
+) -> str:
+    """A GitHub-flavoured Markdown table, the index as first column (no extra dependency).
+
+    Metric columns get their paper titles (:data:`METRIC_TITLES`); cells as :func:`format_cell`.
+    """
     header = [index_title, *_flat_header(frame)]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for idx, *row in frame.itertuples(name=None):  # not iterrows: it casts int columns to float
-        cells = [str(idx), *(_cell(v, digits) for v in row)]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["| " + " | ".join(cells) + " |" for cells in _rows(frame, digits, float_format)]
     return "\n".join(lines) + "\n"
 
 
-def _latex_escape(text: str) -> str:
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("_", r"\_"),
-                 ("#", r"\#")):  # fmt: skip
-        text = text.replace(a, b)
-    return text
+def latex_escape(text: str) -> str:
+    """``text`` with the LaTeX special characters escaped (:data:`LATEX_CHARACTERS`)."""
+    return "".join(LATEX_CHARACTERS.get(c, c) for c in text)
 
 
-def to_latex(frame: pd.DataFrame, digits: int = 4, caption: str = "", label: str = "") -> str:
-    """A booktabs LaTeX table; metric groups become multicolumn headers."""
-    ncol = frame.shape[1]
+def to_latex(
+    frame: pd.DataFrame,
+    digits: int = 4,
+    caption: str = "",
+    label: str = "",
+    index_title: str = "Method",
+    align: str | None = None,
+) -> str:
+    """A booktabs LaTeX table, the index as first column; metric groups become multicolumn
+    headers. ``align``: the column types of the other columns (default right-aligned)."""
+    align = align or "r" * frame.shape[1]
+    if len(align) != frame.shape[1]:
+        raise ValueError(f"align {align!r} must have one letter per column ({frame.shape[1]})")
     lines = [r"\begin{table}[ht]", r"\centering"]
     if caption:
-        lines.append(rf"\caption{{{_latex_escape(caption)}}}")
+        lines.append(rf"\caption{{{latex_escape(caption)}}}")
     if label:
         lines.append(rf"\label{{{label}}}")
-    lines += [rf"\begin{{tabular}}{{l{'r' * ncol}}}", r"\toprule"]
+    lines += [rf"\begin{{tabular}}{{l{align}}}", r"\toprule"]
+    first = latex_escape(index_title)
     if isinstance(frame.columns, pd.MultiIndex):
         groups = []
         for metric in dict.fromkeys(frame.columns.get_level_values(0)):
             span = int((frame.columns.get_level_values(0) == metric).sum())
-            title = _latex_escape(METRIC_TITLES.get(metric, metric))
+            title = latex_escape(METRIC_TITLES.get(metric, metric))
             groups.append(rf"\multicolumn{{{span}}}{{c}}{{{title}}}")
         lines.append(" & " + " & ".join(groups) + r" \\")
-        subs = [_latex_escape(s) for s in frame.columns.get_level_values(1)]
-        lines.append("Method & " + " & ".join(subs) + r" \\")
+        subs = [latex_escape(s) for s in frame.columns.get_level_values(1)]
+        lines.append(f"{first} & " + " & ".join(subs) + r" \\")
     else:
-        titles = " & ".join(_latex_escape(h) for h in _flat_header(frame))
-        lines.append("Method & " + titles + r" \\")
+        lines.append(f"{first} & " + " & ".join(map(latex_escape, _flat_header(frame))) + r" \\")
     lines.append(r"\midrule")
-    for idx, row in frame.iterrows():
-        cells = [_latex_escape(str(idx)), *(_latex_escape(_cell(v, digits)) for v in row.tolist())]
-        lines.append(" & ".join(cells) + r" \\")
+    for cells in _rows(frame, digits, None):
+        lines.append(" & ".join(map(latex_escape, cells)) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"

@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from repro.report.figures.common import common_tables, method_labels, save
+from repro.report.figures.common import bind, common_tables, method_labels, save
+from repro.report.tables import to_latex, to_markdown
 
 CRITERIA = [("accuracy", "ACC"), ("auc", "AUC"), ("compression_rate", "CR")]
 
@@ -35,18 +36,13 @@ def mean_criteria(records, out_dir, report_cfg, name: str = "fig9"):
         low = min(0.0, float(np.nanmin(table.to_numpy()))) if metric == "compression_rate" else None
         if low is not None:
             ax.set_ylim(bottom=low)
-    fig.tight_layout()
     return save(fig, out_dir, name)
 
 
-def fig9(records, out_dir, report_cfg):
-    """Fig. 9: mean ACC, AUC, CR on the UCI data sets (Table 3's experiment)."""
-    return mean_criteria(records, out_dir, report_cfg, "fig9")
-
-
-def fig10(records, out_dir, report_cfg):
-    """Fig. 10: mean ACC, AUC, CR on the challenge data sets (Table 4's experiment)."""
-    return mean_criteria(records, out_dir, report_cfg, "fig10")
+fig9 = bind(mean_criteria, "fig9", "Fig. 9: mean ACC, AUC, CR on the UCI data sets (Table 3).")
+fig10 = bind(
+    mean_criteria, "fig10", "Fig. 10: mean ACC, AUC, CR on the challenge data sets (Table 4)."
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,6 +50,15 @@ def fig10(records, out_dir, report_cfg):
 # records and artefacts written by repro.experiments.boulle2007
 # ---------------------------------------------------------------------------------------------
 WAVEFORM_METHODS = ["nb", "snb_acc", "snb_auc", "snb_map", "snb_bma", "snb_cma"]
+#: name → (methods, title) of the waveform figures: weights (Figs 3, 7), test criteria (Figs 4, 8)
+WAVEFORM_FIGURES = {
+    "fig3": (["snb_acc", "snb_auc", "snb_map", "snb_bma"],
+             "Variables selected (weights) on waveform, boulle2007 Fig. 3"),
+    "fig7": (["snb_cma", "snb_bma", "snb_map", "snb_auc", "snb_acc"],
+             "SNB(CMA) weights vs the other methods, boulle2007 Fig. 7"),
+    "fig4": (WAVEFORM_METHODS[:5], "boulle2007 Fig. 4: selective naive Bayes on waveform (70/30)"),
+    "fig8": (WAVEFORM_METHODS, "boulle2007 Fig. 8: with SNB(CMA), waveform (70/30)"),
+}  # fmt: skip
 PERFORMANCE = [("accuracy", "ACC", True), ("auc", "AUC", True), ("ilf", "ILF", False)]
 
 
@@ -94,7 +99,9 @@ def _weights(records, report_cfg, method: str, search: str | None = None):
     return sub, chosen
 
 
-def _weight_panels(records, out_dir, report_cfg, methods, name, title):
+def _weight_panels(records, out_dir, report_cfg, name):
+    """Figs 3 and 7: one panel of weights per method (:data:`WAVEFORM_FIGURES`)."""
+    methods, title = WAVEFORM_FIGURES[name]
     methods = [
         m for m in methods if m in set(records.loc[records["split"] == "artefact", "method"])
     ]
@@ -123,32 +130,11 @@ def _weight_panels(records, out_dir, report_cfg, methods, name, title):
         ax.text(1.0, 1.0, detail, transform=ax.transAxes, ha="right", va="top", fontsize=8)
     axes[-1].set_xticks(x, sub["variable"].tolist(), rotation=90, fontsize=8)
     axes[0].set_title(title)
-    fig.tight_layout()
     return save(fig, out_dir, name)
 
 
-def fig3(records, out_dir, report_cfg):
-    """Fig. 3: variables selected by SNB(ACC), SNB(AUC), SNB(MAP) and the SNB(BMA) weights."""
-    return _weight_panels(
-        records,
-        out_dir,
-        report_cfg,
-        ["snb_acc", "snb_auc", "snb_map", "snb_bma"],
-        "fig3",
-        "Variables selected (weights) on waveform, boulle2007 Fig. 3",
-    )
-
-
-def fig7(records, out_dir, report_cfg):
-    """Fig. 7: SNB(CMA) weights next to the alternative selective naive Bayes."""
-    return _weight_panels(
-        records,
-        out_dir,
-        report_cfg,
-        ["snb_cma", "snb_bma", "snb_map", "snb_auc", "snb_acc"],
-        "fig7",
-        "SNB(CMA) weights vs the other methods, boulle2007 Fig. 7",
-    )
+fig3 = bind(_weight_panels, "fig3", "Fig. 3: variables of SNB(ACC, AUC, MAP), SNB(BMA) weights.")
+fig7 = bind(_weight_panels, "fig7", "Fig. 7: SNB(CMA) weights beside the other selective NB.")
 
 
 def pareto_optimal(table) -> dict:
@@ -175,7 +161,9 @@ def waveform_performance(records, report_cfg) -> pd.DataFrame:
     return pd.DataFrame(table.loc[order])
 
 
-def _performance_figure(records, out_dir, report_cfg, methods, name, title):
+def _performance_figure(records, out_dir, report_cfg, name):
+    """Figs 4 and 8: test ACC, AUC, ILF per method, Pareto view (:data:`WAVEFORM_FIGURES`)."""
+    methods, title = WAVEFORM_FIGURES[name]
     table = waveform_performance(records, {**report_cfg, "methods": methods})
     pareto = pareto_optimal(table)
     labels = method_labels(list(table.index))
@@ -215,32 +203,11 @@ def _performance_figure(records, out_dir, report_cfg, methods, name, title):
     ax.margins(0.25)
     ax.set_title("Pareto view (filled = Pareto optimal\non ACC, AUC and ILF)", fontsize=9)
     fig.suptitle(title)
-    fig.tight_layout()
     return save(fig, out_dir, name)
 
 
-def fig4(records, out_dir, report_cfg):
-    """Fig. 4: test ACC, AUC, ILF of NB, SNB(ACC), SNB(AUC), SNB(MAP), SNB(BMA) on waveform."""
-    return _performance_figure(
-        records,
-        out_dir,
-        report_cfg,
-        WAVEFORM_METHODS[:5],
-        "fig4",
-        "boulle2007 Fig. 4: selective naive Bayes on waveform (70/30)",
-    )
-
-
-def fig8(records, out_dir, report_cfg):
-    """Fig. 8: Fig. 4 with SNB(CMA) (the paper: CMA dominates the others on all three)."""
-    return _performance_figure(
-        records,
-        out_dir,
-        report_cfg,
-        WAVEFORM_METHODS,
-        "fig8",
-        "boulle2007 Fig. 8: with SNB(CMA), waveform (70/30)",
-    )
+fig4 = bind(_performance_figure, "fig4", "Fig. 4: test ACC, AUC, ILF: NB, SNB(ACC/AUC/MAP/BMA).")
+fig8 = bind(_performance_figure, "fig8", "Fig. 8: Fig. 4 plus SNB(CMA) (dominant on all three).")
 
 
 def fig5(records, out_dir, report_cfg):
@@ -271,7 +238,6 @@ def fig5(records, out_dir, report_cfg):
         f"model {n_models} is 10^{-last:.1f} times less probable than the MAP",
         fontsize=9,
     )
-    fig.tight_layout()
     return save(fig, out_dir, "fig5")
 
 
@@ -290,7 +256,6 @@ def fig6(records, out_dir, report_cfg):
         fontsize=9,
     )
     ax.grid(alpha=0.3)
-    fig.tight_layout()
     return save(fig, out_dir, "fig6")
 
 
@@ -330,44 +295,6 @@ def challenge_entries(records):
     return pd.DataFrame(rows)
 
 
-def _md(frame) -> str:
-    cols = list(frame.columns)
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for _, row in frame.iterrows():
-        cells = [f"{v:.4f}" if isinstance(v, float) else str(v) for v in row]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def _tex(frame, caption: str, label: str) -> str:
-    cols = list(frame.columns)
-    body = [
-        " & ".join(f"{v:.4f}" if isinstance(v, float) else str(v) for v in row) + r" \\"
-        for _, row in frame.iterrows()
-    ]
-    return (
-        "\n".join(
-            [
-                r"\begin{table}[ht]",
-                r"\centering",
-                rf"\caption{{{caption}}}",
-                rf"\label{{{label}}}",
-                r"\begin{tabular}{" + "l" * 2 + "r" * (len(cols) - 2) + "}",
-                r"\hline",
-                " & ".join(cols) + r" \\",
-                r"\hline",
-                *body,
-                r"\hline",
-                r"\end{tabular}",
-                r"\end{table}",
-                "",
-            ]
-        )
-        .replace("τ", r"$\tau$")
-        .replace("_", r"\_")
-    )
-
-
 def table5(records, out_dir, report_cfg):
     """Table 5 layout (best entry per data set: lowest test score with the post-optimised
     threshold), all entries with and without the threshold, and the published Table 5."""
@@ -387,32 +314,47 @@ def table5(records, out_dir, report_cfg):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     md = out_dir / "table5.md"
+    layout, detail, published = (f.set_index("dataset") for f in (layout, detail, published))
     md.write_text(
         "# Table 5 (offline form): SNB(CMA) best entry per data set\n\n"
         "Best entry = lowest challenge test score with the BER threshold post-optimised; "
         f"BER guess = stratified {n_folds}-fold CV on the training part; test score = BER + "
         "δ(1 − exp(−δ/σ)), δ the guess error, σ the standard error of the test BER; Overall = mean "
         "over the data sets.\n\n"
-        + _md(layout)
+        + to_markdown(layout, index_title="dataset")
         + "\n## All entries, with and without the threshold post-optimisation\n\n"
-        + _md(detail)
+        + to_markdown(detail, index_title="dataset")
         + "\n## Published (boulle2007 Table 5, our best entry, on the real challenge sets)\n\n"
-        + _md(published)
+        + to_markdown(published, index_title="dataset")
     )
     tex = out_dir / "table5.tex"
     tex.write_text(
-        _tex(
+        to_latex(
             layout,
-            "SNB(CMA) best entry per data set (offline form of boulle2007 Table 5)",
-            "tab:boulle2007:table5",
+            caption="SNB(CMA) best entry per data set (offline form of boulle2007 Table 5)",
+            label="tab:boulle2007:table5",
+            index_title="dataset",
+            align="l" + "r" * len(labels),
         )
-        + _tex(
+        + to_latex(
             detail,
-            "All entries, with and without the BER threshold post-optimisation",
-            "tab:boulle2007:table5-detail",
+            caption="All entries, with and without the BER threshold post-optimisation",
+            label="tab:boulle2007:table5-detail",
+            index_title="dataset",
+            align="ll" + "r" * (len(labels) + 1),
         )
     )
     return [md, tex]
+
+
+def _log_log(ax, xlabel: str, ylabel: str) -> None:
+    """Log-log axes with labels, legend and grid (the two panels of Fig. 12)."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3, which="both")
 
 
 def fig12(records, out_dir, report_cfg):
@@ -450,24 +392,13 @@ def fig12(records, out_dir, report_cfg):
                 mfc="none",
                 label="challenge entries",
             )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("data size N × K (values)")
-    ax.set_ylabel("SNB(CMA) training time (s)")
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3, which="both")
+    _log_log(ax, "data size N × K (values)", "SNB(CMA) training time (s)")
     ax = axes[1]
     for n, grp in fit.groupby("n_train"):
         grp = grp.sort_values("n_features")
         ax.plot(grp["n_features"], grp["value"], "o-", label=f"N = {n}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("number of variables K (500 original + constructed F(2D))")
-    ax.set_ylabel("training time (s)")
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3, which="both")
+    _log_log(ax, "number of variables K (500 original + constructed F(2D))", "training time (s)")
     fig.suptitle(
         "boulle2007 Fig. 12: training time of SNB(CMA) vs data size (madelon_like + F(2D))"
     )
-    fig.tight_layout()
     return save(fig, out_dir, "fig12")

@@ -1,4 +1,4 @@
-"""Shared figure helpers: saving in PNG and PDF, method display order and names."""
+"""Shared figure helpers: saving in PNG and PDF, method display order and names, named figures."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from repro.stats.tests import metric_table  # noqa: E402
 
 
 def save(fig, out_dir, name: str) -> list[Path]:
-    """Write ``name``.png and ``name``.pdf into ``out_dir``; close the figure."""
+    """Lay out the figure (tight), write ``name``.png and .pdf into ``out_dir``, close it."""
+    fig.tight_layout()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]
@@ -34,3 +35,15 @@ def common_tables(records: pd.DataFrame, metrics: list[str], methods: list[str])
 
 def method_labels(methods: list[str]) -> list[str]:
     return [display_name(m) for m in methods]
+
+
+def bind(draw, name: str, doc: str):
+    """The report figure ``name`` (a ``report: figures:`` entry): the function of (records,
+    out_dir, report_cfg) that calls ``draw(records, out_dir, report_cfg, name=name)``."""
+
+    def figure(records, out_dir, report_cfg) -> list[Path]:
+        return draw(records, out_dir, report_cfg, name=name)
+
+    figure.__name__ = figure.__qualname__ = name
+    figure.__module__, figure.__doc__ = draw.__module__, doc
+    return figure

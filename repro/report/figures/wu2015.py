@@ -4,7 +4,7 @@ Called by ``python -m repro.report experiment=wu2015_table2`` and ``experiment=w
 (the ``figures:`` entries of ``conf/experiment/wu2015_*.yaml``); both write into the report's
 output folder, ``results/<experiment>/`` by default.
 
-:func:`table2` — Table 2 next to the published numbers of ``experiments/wu2015/reported.csv``.
+:func:`table2` — Table 2 next to the published numbers of ``<paths.published>/wu2015/reported.csv``.
 Writes ``table2.md`` (ours | published, error % ± 95% CI and training time in ms per method),
 ``REPRODUCTION.md`` (that table, the "BMA never underperforms NB" check and the mean absolute
 difference to the published errors) and ``table2_side_by_side.csv`` (one row per published
@@ -41,11 +41,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from repro.report.generate import EXPERIMENTS_DIR  # noqa: E402
+from repro import config  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
 
-#: the published Table 2 (error, error_ci95 as fractions, fit_time in s)
-REPORTED = EXPERIMENTS_DIR / "wu2015" / "reported.csv"
 METHODS = {"bma_nb_tuned": "BMA", "nb_laplace": "NB", "lr_tuned": "LR", "svm_tuned": "SVM"}
 #: our data set → the paper's, where we run a labelled substitute
 SUBSTITUTES = {"lymph_binary": "lymph"}
@@ -109,17 +107,16 @@ def _fmt_err(e, ci):
 
 def markdown(table: pd.DataFrame) -> str:
     """The Table 2 layout: data sets in the paper's order, error then time, ours and published."""
-    head = ["data set"]
-    head += [f"{name} ours" for name in METHODS.values()]
+    head = [f"{name} ours" for name in METHODS.values()]
     head += [f"{name} paper" for name in METHODS.values()]
     head += [f"{name} ms ours/paper" for name in METHODS.values()]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = {}
     for dataset in PAPER_ORDER:
         sub = table[table["dataset"] == dataset].set_index("method")
         if sub.empty:
             continue
         label = dataset + (" (lymph_binary)" if dataset == "lymph" else "")
-        cells = [label]
+        cells = rows[label] = []
         for m in METHODS:
             cells.append(
                 _fmt_err(sub.at[m, "error"], sub.at[m, "error_ci95"]) if m in sub.index else "—"
@@ -131,8 +128,8 @@ def markdown(table: pd.DataFrame) -> str:
             star = "*" if m in sub.index and bool(sub.at[m, "time_includes_tuning"]) else ""
             ours = "—" if pd.isna(t) else f"{1000 * t:.0f}{star}"
             cells.append(f"{ours} / {1000 * sub.at[m, 'paper_fit_time']:.0f}")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    frame = pd.DataFrame(list(rows.values()), index=list(rows), columns=head)
+    return to_markdown(frame, index_title="data set").rstrip("\n")
 
 
 def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
@@ -214,8 +211,10 @@ def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, s
 
 
 def table2(records, out_dir, report_cfg) -> list[Path]:
-    """Table 2 (``table2.md``), ``REPRODUCTION.md`` and ``table2_side_by_side.csv``."""
-    md, report, table = table2_report(records, pd.read_csv(REPORTED))
+    """Table 2 (``table2.md``), ``REPRODUCTION.md`` and ``table2_side_by_side.csv``; the
+    published Table 2 (error, error_ci95 as fractions, fit_time in s) from ``paths.published``."""
+    where = report_cfg.get("paths") or config.paths()
+    md, report, table = table2_report(records, pd.read_csv(where.reported("wu2015")))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [
@@ -275,3 +274,54 @@ def plot_fig3(mean: pd.DataFrame, out_dir) -> list[Path]:
 def fig3(records, out_dir, report_cfg) -> list[Path]:
     """Figure 3: ``fig3.png``, ``fig3.pdf`` and ``fig3.csv`` (accuracy vs Γ, two panels)."""
     return plot_fig3(curves(records), out_dir)
+
+
+# --- Figure 2 --------------------------------------------------------------------------------
+#: panel → (the varying size, axis label)
+FIG2_PANELS = {
+    "features": ("K", "number of features K"),
+    "training_size": ("N", "training instances N"),
+}
+
+
+def fig2_curves(records: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sd over the random runs of the test accuracy per (panel, method, K, N), with the
+    task (its label says SUBSTITUTE when the offline stand-in ran) and the number of runs."""
+    if "panel" not in records.columns:
+        raise ValueError("no wu2015 Fig. 2 records (run `python -m repro experiment=wu2015_fig2`)")
+    acc = records.query("split == 'test' and metric == 'accuracy'")
+    keys = ["task", "panel", "method", "K", "N"]
+    out = acc.groupby(keys)["value"].agg(accuracy="mean", sd="std", runs="count").reset_index()
+    return out.sort_values(keys, ignore_index=True)
+
+
+def fig2(records, out_dir, report_cfg) -> list[Path]:
+    """Figure 2: accuracy against K (N fixed) and against N (K fixed), one line per method;
+    ``fig2.png``, ``fig2.pdf`` and ``fig2.csv`` (the plotted means)."""
+    mean = fig2_curves(records)
+    tasks = sorted(mean["task"].unique())
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, (panel, (x, label)) in zip(axes, FIG2_PANELS.items()):
+        sub = mean[mean["panel"] == panel]
+        for method in [m for m in METHODS if m in set(sub["method"])]:
+            grp = sub[sub["method"] == method].sort_values(x)
+            ax.plot(grp[x], grp["accuracy"], marker="o", ms=3, label=METHODS[method])
+        fixed = "N" if x == "K" else "K"
+        values = sorted(set(sub[fixed]))
+        ax.set_title(f"accuracy vs {x} ({fixed} = {', '.join(map(str, values))})")
+        ax.set_xlabel(label)
+        ax.set_ylabel("test accuracy")
+        ax.grid(alpha=0.3)
+        if len(sub):
+            ax.legend(fontsize=8)
+    runs = int(mean["runs"].max()) if len(mean) else 0
+    fig.suptitle(f"wu2015 Fig. 2 — {' / '.join(tasks)} — mean over {runs} run(s)")
+    fig.tight_layout()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / "fig2.png", out_dir / "fig2.pdf", out_dir / "fig2.csv"]
+    for path in paths[:2]:
+        fig.savefig(path, dpi=150)
+    plt.close(fig)
+    mean.to_csv(paths[2], index=False)
+    return paths

@@ -1,0 +1,32 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_module(module: str, *args: str, env: dict | None = None, timeout: float = 120):
+    """``python -m module args`` in a subprocess run from the checkout (importable through
+    ``PYTHONPATH``, matplotlib without display), ``env`` added to this process' environment."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def python_m():
+    """:func:`run_module`: ``python_m("repro.report", "compare", ...)``."""
+    return run_module

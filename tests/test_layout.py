@@ -1,0 +1,96 @@
+"""The house rules of the package layout (DEVELOPERS' guide, issue 10), checked on the source.
+
+- no module imports from a layer above its own (lazy imports inside functions included);
+- no private name (leading underscore) is imported from another module;
+- no file of ``repro/methods/`` is over 700 lines.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "repro"
+
+#: layer of each part of the package, lowest first: a module may import its own layer or below
+LAYERS = {
+    "repro.datasets": 0,
+    "repro.preprocessing": 0,
+    "repro.stats": 0,
+    "repro.config": 1,
+    "repro.registry": 2,
+    "repro.methods": 3,
+    "repro.evaluation": 4,
+    "repro.experiments": 5,
+    "repro.report": 5,
+    "repro.__main__": 6,
+    "repro": 7,  # the package's API facade (repro/__init__.py)
+}
+
+
+def layer(module: str) -> int:
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        key = ".".join(parts[:n])
+        if key in LAYERS:
+            return LAYERS[key]
+    raise KeyError(module)
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def is_module(dotted: str) -> bool:
+    rel = Path(*dotted.split("."))
+    root = PACKAGE.parent
+    return (root / rel).with_suffix(".py").exists() or (root / rel / "__init__.py").exists()
+
+
+def imports(path: Path):
+    """(imported module, imported names) of every import statement, lazy ones included;
+    ``from repro import config`` imports the module ``repro.config``."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = []
+            for alias in node.names:
+                if is_module(f"{node.module}.{alias.name}"):
+                    yield f"{node.module}.{alias.name}", []
+                else:
+                    names.append(alias.name)
+            if names:
+                yield node.module, names
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+
+
+SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if "conf" not in p.parts)
+
+
+def test_layers_cover_the_package():
+    assert SOURCES
+    for path in SOURCES:
+        layer(module_name(path))  # every module belongs to a layer
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_no_import_runs_back_up_and_no_private_name_crosses(path):
+    me = module_name(path)
+    for module, names in imports(path):
+        if module != "repro" and not module.startswith("repro."):
+            continue
+        assert layer(module) <= layer(me), f"{me} (layer {layer(me)}) imports {module}"
+        if module != me:
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            assert not private, f"{me} imports private name(s) {private} from {module}"
+
+
+def test_methods_files_are_small():
+    sizes = {p.name: len(p.read_text().splitlines()) for p in (PACKAGE / "methods").glob("*.py")}
+    assert max(sizes.values()) <= 700, sizes
