@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 from hydra import compose as hydra_compose
 from hydra import initialize_config_dir
 from hydra.core.config_store import ConfigStore
@@ -85,7 +86,6 @@ def register_dataset_configs() -> None:
     """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists),
     with its generator parameters as keys: ``dataset=waveform dataset.n_samples=1000``."""
     from repro.datasets.catalog import catalog
-    from repro.evaluation.records import jsonable
 
     store = ConfigStore.instance()
     conf_dir = CONF_DIR / "dataset"
@@ -125,3 +125,16 @@ def experiment_config(name: str, overrides: list[str] = ()) -> dict:
     out.pop("hydra", None)
     out["sweep"] = {k: [v.strip() for v in str(val).split(",")] for k, val in sweep.items()}
     return out
+
+
+def jsonable(value):
+    """A JSON/Parquet/YAML-friendly version of a configuration or parameter value."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
