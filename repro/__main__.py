@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import sys
 import traceback
@@ -22,12 +23,7 @@ from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
 from repro.config import register_dataset_configs
-from repro.registry import (
-    build_method,
-    method_config,
-    method_params,
-    resolve_method_id,
-)
+from repro.registry import method_params, resolve_method_id
 
 _CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
 
@@ -69,26 +65,17 @@ def resolve_overrides(args: list[str]) -> list[str]:
 
 def run_cell_from_config(cfg: DictConfig) -> dict:
     """Build the cell described by a composed configuration, run it and report."""
-    from repro.datasets import load_dataset
     from repro.evaluation.records import summarize
-    from repro.evaluation.runner import Cell, get_protocol, run_cell
+    from repro.evaluation.runner import make_cell, run_cell
 
-    choices = HydraConfig.get().runtime.choices
-    method_id = resolve_method_id(choices["method"])
-    method_cfg = OmegaConf.to_container(cfg.method, resolve=True)
-    estimator = build_method(method_cfg, method_id)
-    dataset_cfg = OmegaConf.to_container(cfg.dataset, resolve=True)
-    dataset_name = dataset_cfg.pop("name")
-    dataset = load_dataset(dataset_name, **dataset_cfg)
-    cell = Cell(
-        method_id=method_id,
-        estimator=estimator,
-        params=method_params(method_cfg),
-        dataset=dataset,
-        protocol=get_protocol(OmegaConf.to_container(cfg.protocol, resolve=True)),
+    method = HydraConfig.get().runtime.choices["method"]
+    overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
+    cell = make_cell(
+        (method, overrides),
+        OmegaConf.to_container(cfg.dataset, resolve=True),
+        OmegaConf.to_container(cfg.protocol, resolve=True),
         seed=int(cfg.seed),
         experiment=str(cfg.experiment_name),
-        default_params=method_params(method_config(method_id)),
     )
     path = cell.path(cfg.results_dir)
     cached = path.exists() and not cfg.force
@@ -153,7 +140,17 @@ def _record_failure(cfg: DictConfig, exc: Exception) -> None:
     path.write_text(json.dumps(payload, indent=2))
 
 
+def apply_data_path(args: list[str]) -> None:
+    """``paths.data=DIR`` on the command line: the data directory of this run (and of its parallel
+    fold workers), set before any data set is named or loaded (as ``$REPRO_DATA_DIR``)."""
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lstrip("+") == "paths.data" and value not in ("", "null"):
+            os.environ["REPRO_DATA_DIR"] = value
+
+
 def main() -> None:
+    apply_data_path(sys.argv[1:])
     try:
         sys.argv[1:] = resolve_overrides(sys.argv[1:])
     except CommandLineError as exc:

@@ -10,6 +10,7 @@ yet give a clear error rather than "unknown". :data:`ALIASES` are the short name
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 
 import pandas as pd
 from hydra.utils import get_class, instantiate
@@ -99,7 +100,10 @@ def resolve_method_id(name: str) -> str:
 
 def method_config(name: str) -> dict:
     """The default configuration (``_target_`` and parameters) of a method."""
-    method_id = resolve_method_id(name)
+    return _read_config(resolve_method_id(name))
+
+
+def _read_config(method_id: str) -> dict:
     return OmegaConf.to_container(OmegaConf.load(METHOD_DIR / f"{method_id}.yaml"), resolve=True)
 
 
@@ -123,13 +127,32 @@ def build_method(config: dict, method_id: str = "method"):
     return instantiate(config)
 
 
+@dataclass(frozen=True)
+class MethodSpec:
+    """A method resolved once: its id, the defaults of its YAML, the parameters in force (the
+    defaults updated with the overrides) and the unfitted estimator built from them."""
+
+    id: str
+    defaults: dict
+    params: dict
+    estimator: object
+
+
+def method_spec(name: str, **overrides) -> MethodSpec:
+    """The :class:`MethodSpec` of a registry id or alias: the id resolved and
+    ``conf/method/<id>.yaml`` read once; unknown parameters are a ``ValueError``."""
+    method_id = resolve_method_id(name)
+    config = _read_config(method_id)
+    defaults = method_params(config)
+    config.update(overrides)
+    estimator = build_method(config, method_id)
+    return MethodSpec(method_id, defaults, method_params(config), estimator)
+
+
 def make_method(name: str, **params):
     """An unfitted scikit-learn classifier for a registry id or alias, with ``params`` overriding
     the defaults of ``conf/method/<id>.yaml``."""
-    method_id = resolve_method_id(name)
-    config = method_config(method_id)
-    config.update(params)
-    return build_method(config, method_id)
+    return method_spec(name, **params).estimator
 
 
 def list_methods() -> pd.DataFrame:

@@ -2,10 +2,12 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import repro
 from repro.registry import ALIASES, METHODS, implemented_methods
 
 
@@ -37,6 +39,23 @@ def test_readme_main_job_snb_cma_on_waveform(tmp_path):
     acc = rec.query("split == 'test' and metric == 'accuracy'")["value"].mean()
     auc = rec.query("split == 'test' and metric == 'auc'")["value"].mean()
     assert 0.81 < acc < 0.85 and 0.95 < auc < 0.97  # boulle2007 Fig. 8: SNB(CMA) ≈ 0.83 / 0.96
+    # the numbers the main job printed before the restructuring of issue 10 (stop 8)
+    assert f"{acc:.4f}" == "0.8316" and f"{auc:.4f}" == "0.9592"
+    assert "0.8316 ± 0.0173" in out and "0.9592 ± 0.0064" in out
+
+
+def test_data_path_on_the_command_line(tmp_path):
+    """``paths.data=DIR`` makes DIR's files data sets of the run (names and loading)."""
+    data = tmp_path / "mydata"
+    data.mkdir()
+    frame = pd.read_parquet(Path(repro.__file__).parent / "datasets" / "bundled" / "iris.parquet")
+    frame.to_parquet(data / "my_iris.parquet")
+    out = run(["method=nb_ef", "dataset=my_iris", f"paths.data={data}"], tmp_path).stdout
+    rec = pd.read_parquet(tmp_path / "results/default/my_iris/nb_ef.parquet")
+    assert rec["n_train"].iloc[0] + rec["n_test"].iloc[0] == 150
+    assert "records written to" in out
+    missing = run(["method=nb_ef", "dataset=my_iris"], tmp_path, check=False)
+    assert missing.returncode == 2 and "Unknown data set" in missing.stderr
 
 
 def test_multirun_writes_one_file_per_cell_and_resumes(tmp_path):
@@ -94,10 +113,32 @@ def test_a_planned_method_gives_a_clear_error(tmp_path):
         (["method=nb_gaussian", "dataset=lymph_binary"], 1, "at least 10 instances of every"),
         (["method=nb_gaussian", "+method.gamma=1", "dataset=iris"], 1, "valid parameters: alpha"),
         (["method=nb_gaussian", "method.gamma=1", "dataset=iris"], 1, "Could not override"),
-        (["method=nb_gaussian", "method.alpha=-2", "dataset=iris"], 1, "alpha must be > 0"),
+        (["method=nb_gaussian", "method.alpha=-2", "dataset=iris"], 1, "finite number > 0, got -2"),
     ],
 )
 def test_bad_command_lines_fail_cleanly(tmp_path, args, code, message):
     proc = run(args, tmp_path, check=False)
     assert proc.returncode == code, proc.stderr
     assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.oracle
+def test_khiops_agreement_experiment_and_its_table(tmp_path):
+    """``python -m repro experiment=khiops_agreement`` writes one record unit per data set;
+    ``python -m repro.report experiment=khiops_agreement`` the Markdown table from them."""
+    pytest.importorskip("khiops.sklearn")
+    results = tmp_path / "res"
+    run(["experiment=khiops_agreement", "khiops_agreement.datasets=[wine]",
+         f"results_dir={results}"], tmp_path)  # fmt: skip
+    rec = pd.read_parquet(results / "khiops_agreement" / "wine" / "fnb_khiops.parquet")
+    agreement = rec[rec["split"] == "agreement"].set_index("metric")["value"]
+    assert agreement["same_informative"] == 1 and agreement["max_weight_diff"] <= 1e-9
+    assert (rec["n_train"] == 124).all() and (rec["n_features"] == 13).all()
+    proc = subprocess.run(
+        [sys.executable, "-m", "repro.report", "experiment=khiops_agreement", f"results={results}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    text = (results / "khiops_agreement" / "agreement.md").read_text()
+    assert text.startswith("# fnb_khiops vs Khiops 11")
+    assert "| wine | 124 | 13 | 13 | True | 13 |" in text

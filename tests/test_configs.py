@@ -71,3 +71,29 @@ def test_example_experiment_runs(tmp_path):
     assert proc.returncode == 0, proc.stderr
     files = sorted(Path(tmp_path, "results", "example_baselines").rglob("*.parquet"))
     assert len(files) == 8  # 4 methods x 2 data sets
+
+
+def test_method_spec_resolves_once_and_keeps_defaults_apart():
+    from repro.registry import method_config, method_spec
+
+    spec = method_spec("cma", max_iter=7)  # an alias, one override
+    assert spec.id == "snb_cma"
+    assert spec.defaults == method_params(method_config("snb_cma"))
+    assert spec.params == {**spec.defaults, "max_iter": 7} and spec.defaults["max_iter"] != 7
+    assert spec.estimator.get_params()["max_iter"] == 7
+    with pytest.raises(ValueError, match=r"Unknown parameter\(s\) \['gamma'\].*valid parameters"):
+        method_spec("nb_gaussian", gamma=1)
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_experiment_tasks_and_report_functions_exist(cfg_for, experiment):
+    """``task:`` names a function f(cfg); every ``report.figures`` entry a function of records."""
+    import importlib
+
+    cfg = cfg_for([f"experiment={experiment}"])
+    if cfg.task:
+        module, _, name = cfg.task.rpartition(".")
+        assert callable(getattr(importlib.import_module(module), name)), cfg.task
+    for spec in (cfg.get("report") or {}).get("figures", []):
+        module, _, name = spec.partition(":")
+        assert callable(getattr(importlib.import_module(module), name)), spec

@@ -2,9 +2,10 @@
 fnb_khiops weights and test probabilities on the data sets of the issue.
 
 Protocol of KHIOPS_NOTES §8 (stratified 70/30 split, seed 0, ``n_trees=0, n_pairs=0``), run by
-:mod:`repro.experiments.khiops_agreement`, which also prints the agreement table. Khiops prints SNB
-weights with 10 significant digits in the model dictionary and predicts with those printed
-weights, so differences up to ~1e-10 are print precision, not algorithm.
+:mod:`repro.experiments.khiops_agreement` (``python -m repro experiment=khiops_agreement``; its
+table by ``python -m repro.report experiment=khiops_agreement``). Khiops prints SNB weights with 10
+significant digits in the model dictionary and predicts with those printed weights, so
+differences up to ~1e-10 are print precision, not algorithm.
 """
 
 import pytest
@@ -63,12 +64,3 @@ def test_partition_comparison_detects_differences():
     assert not ka.same_partition([1.5], None)
     assert ka.same_partition([["a", "b"], ["c"]], [["b", "a", "rare"], ["c"]])
     assert not ka.same_partition([["a", "b"], ["c"]], [["a"], ["b", "c"]])
-
-
-def test_agreement_command_writes_the_table(tmp_path, capsys):
-    """``python -m repro.experiments.khiops_agreement wine --out FILE`` (README)."""
-    out = tmp_path / "agreement.md"
-    ka.main(["wine", "--out", str(out)])
-    text = out.read_text()
-    assert "| wine | 124 | 13 | 13 | True | 13 |" in text
-    assert "| wine |" in capsys.readouterr().out

@@ -4,6 +4,7 @@ their reports (``python -m repro.report experiment=wu2015_*``: repro/report/figu
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -100,13 +101,117 @@ def test_fig3_sweep_and_plot(tmp_path):
     assert set(curve["dataset"]) == {"iris"} and curve["accuracy"].between(0, 1).all()
 
 
-def test_fig2_quick(tmp_path):
-    run([str(WU / "fig2.py"), "--quick", "--results", str(tmp_path)], tmp_path)
-    rec = pd.read_parquet(tmp_path / "wu2015_fig2" / "records.parquet")
-    assert set(rec["panel"]) == {"features", "training_size"}
-    assert set(rec["method"]) == {"nb_laplace", "bma_nb_tuned", "lr_tuned", "svm_tuned"}
-    assert rec["accuracy"].between(0, 1).all()
-    assert (tmp_path / "wu2015_fig2" / "fig2.png").stat().st_size > 0
+#: a tiny Figure 2 (seconds): 2 runs, 2 points per panel, small grids
+FIG2_TINY = [
+    "fig2.source=dna", "fig2.runs=2", "fig2.k_grid=[5,10]", "fig2.n_grid=[60,120]",
+    "fig2.k_for_n=10", "fig2.methods.bma_nb_tuned.grid.gamma=[0.8,1.2]",
+    "fig2.methods.lr_tuned.grid.C=[1.0]", "fig2.methods.svm_tuned.grid.C=[1.0]",
+]  # fmt: skip
+FIG2_METHODS = {"nb_laplace", "bma_nb_tuned", "lr_tuned", "svm_tuned"}
+
+
+def test_fig2_runs_through_the_runner_and_reports(tmp_path):
+    results = tmp_path / "res"
+    args = ["-m", "repro", "experiment=wu2015_fig2", *FIG2_TINY, f"results_dir={results}"]
+    run([*args, "progress=false"], tmp_path)
+    root = results / "wu2015_fig2"
+    files = sorted(root.rglob("*.parquet"))
+    points = {"features__K=5__N=1000", "features__K=10__N=1000", "training_size__K=10__N=60",
+              "training_size__K=10__N=120"}  # fmt: skip
+    expected = {(p, m) for p in points for m in FIG2_METHODS}
+    assert {(f.parent.name, f.stem) for f in files} == expected
+    rec = pd.concat(pd.read_parquet(f) for f in files)
+    assert set(rec["dataset"]) == {"dna_ei_vs_ie"} and set(rec["task"]) == {
+        "SUBSTITUTE: dna EI vs IE (180 binary indicators)"
+    }
+    test = rec.query("split == 'test' and metric == 'accuracy'")
+    assert len(test) == len(points) * 4 * 2 and set(test["repetition"]) == {0, 1}
+    feats = test[test["panel"] == "features"]
+    assert (feats["n_train"] == 1000).all() and (feats["n_test"] == 532).all()
+    assert set(feats["n_features"]) == {5, 10}
+    sizes = test[test["panel"] == "training_size"]
+    assert (sizes["n_test"] == 300).all() and set(sizes["n_train"]) == {60, 120}
+    assert (sizes["n_features"] == 10).all() and test["value"].between(0.5, 1).all()
+    # every method of a panel point is fitted on the same splits (one config hash per cell)
+    assert rec.groupby(["dataset_key", "method"])["config_hash"].nunique().eq(1).all()
+    assert rec.groupby("dataset_key")["config_hash"].nunique().eq(4).all()
+    again = run([*args, "force=false"], tmp_path)  # resumable: nothing refitted
+    assert {f: f.stat().st_mtime_ns for f in files} == {
+        f: f.stat().st_mtime_ns for f in sorted(root.rglob("*.parquet"))
+    }
+    assert "accuracy" in again.stdout
+    printed = run(["-m", "repro.report", "experiment=wu2015_fig2", f"results={results}"], tmp_path)
+    for ext in ("png", "pdf", "csv"):
+        assert str(root / f"fig2.{ext}") in printed.stdout.splitlines()
+        assert (root / f"fig2.{ext}").stat().st_size > 0
+    curve = pd.read_csv(root / "fig2.csv")
+    assert len(curve) == len(points) * 4 and (curve["runs"] == 2).all()
+
+
+def test_fig2_splits():
+    from repro.experiments.wu2015 import features_splits, training_size_splits
+
+    y = np.repeat(["a", "b"], [60, 40])
+    (first, second) = features_splits(y, 50, runs=2, seed=0)
+    for s in (first, second):
+        assert s.train.size == 50 and np.bincount(y[s.train] == "b").tolist() == [30, 20]
+        assert np.union1d(s.train, s.test).size == 100 and np.intersect1d(s.train, s.test).size == 0
+    assert (first.repetition, second.repetition) == (0, 1)
+    assert not np.array_equal(first.test, second.test)  # runs differ
+    assert np.array_equal(features_splits(y, 50, 2, 0)[1].test, second.test)  # deterministic
+    small = training_size_splits(y, 20, n_test=30, runs=2, seed=0)
+    large = training_size_splits(y, 60, n_test=30, runs=2, seed=0)
+    for a, b in zip(small, large):
+        assert np.array_equal(a.test, b.test)  # one test set per run, whatever N
+        assert a.train.size == 20 and b.train.size == 60 and a.test.size == 30
+        assert np.bincount(y[a.train] == "b").tolist() == [12, 8]
+        assert np.intersect1d(b.train, b.test).size == 0
+    full = training_size_splits(y, 500, n_test=30, runs=1, seed=0)[0]
+    assert full.train.size == 70  # N beyond the pool: the whole pool
+
+
+def test_fig2_newsgroups_path_and_offline_fallback(monkeypatch):
+    import sklearn.datasets
+
+    from repro.experiments import wu2015 as study
+
+    docs = ["space shuttle orbit", "space orbit", "graphics image", "image render image space"]
+
+    def fake_fetch(**kwargs):
+        assert kwargs["categories"] == list(study.NEWSGROUPS)
+        if not kwargs["download_if_missing"]:
+            raise OSError("20 newsgroups not cached")
+        return SimpleNamespace(data=docs, target=np.array([1, 1, 0, 0]),
+                               target_names=list(study.NEWSGROUPS))  # fmt: skip
+
+    monkeypatch.setattr(sklearn.datasets, "fetch_20newsgroups", fake_fetch)
+    ds = study.load_task("newsgroups", k_max=3)
+    assert list(ds.X.columns) == ["space", "image", "orbit"]  # most frequent first
+    assert ds.X["space"].astype(str).tolist() == ["1", "1", "0", "1"]
+    assert ds.y.tolist() == ["sci.space", "sci.space", "comp.graphics", "comp.graphics"]
+    assert "SUBSTITUTE" not in ds.meta["notes"]
+    offline = study.load_task("auto", k_max=3)  # not cached, no download: the dna substitute
+    assert offline.name == "dna_ei_vs_ie" and offline.meta["notes"].startswith("SUBSTITUTE")
+    assert offline.n_samples == 1532 and sorted(set(offline.y)) == ["ei", "ie"]
+    with pytest.raises(ValueError, match="source must be one of"):
+        study.load_task("reuters", k_max=3)
+
+
+def test_fig2_curves_average_the_runs(tmp_path):
+    rows = []
+    points = [("features", 5, 100, [0.8, 0.9]), ("training_size", 5, 50, [0.6, 0.7])]
+    for panel, k, n, accs in points:
+        for rep, acc in enumerate(accs):
+            base = {"task": "t", "panel": panel, "method": "nb_laplace", "K": k, "N": n}
+            rows.append({**base, "repetition": rep, "split": "test", "metric": "accuracy",
+                         "value": acc})  # fmt: skip
+    curve = wu2015.fig2_curves(pd.DataFrame(rows)).set_index("panel")
+    assert curve.at["features", "accuracy"] == pytest.approx(0.85)
+    assert curve.at["training_size", "sd"] == pytest.approx(np.std([0.6, 0.7], ddof=1))
+    paths = wu2015.fig2(pd.DataFrame(rows), tmp_path, {})
+    assert [p.name for p in paths] == ["fig2.png", "fig2.pdf", "fig2.csv"]
+    with pytest.raises(ValueError, match="no wu2015 Fig. 2 records"):
+        wu2015.fig2_curves(pd.DataFrame(rows).drop(columns="panel"))
 
 
 def _records(accuracies: dict) -> pd.DataFrame:

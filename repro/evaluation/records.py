@@ -1,16 +1,20 @@
-"""Tidy result records (SPEC §9) and their files.
+"""Tidy result records (SPEC §9) and their files: the one record writer and reader.
 
 One row per (experiment, method, params, dataset, repetition, fold, split, metric) with ``value``
 and the context needed to trust and merge it: sizes, seed, protocol, ``p_<param>`` columns, the
-configuration hash, package version, git revision and timestamp. One Parquet file per cell
-(experiment × method+params × data set); files from many machines merge by concatenation.
-Writes are atomic (temporary file + ``os.replace``).
+configuration hash, package version, git revision and timestamp (:func:`record_frame`). One
+Parquet file per unit of work (a cell: experiment × method+params × data set; or a study's unit);
+files from many machines merge by concatenation. A file is *current* when its configuration hash
+is the one of the configuration asked for (:func:`is_current`). Writes are atomic (temporary file
++ ``os.replace``). A study's artefacts (weights, visited models, ...) are rows with
+``split = "artefact"`` and ``metric = "artefact:<kind>"`` (:func:`artefact_frame`).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -20,22 +24,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from repro.config import jsonable
 from repro.evaluation.metrics import PROBA_FLOOR
 
 KEY_COLUMNS = ["experiment", "method", "dataset", "repetition", "fold", "split", "metric"]
-
-
-def jsonable(value):
-    """A JSON/Parquet-friendly version of a parameter value."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return repr(value)
 
 
 def config_hash(payload: dict) -> str:
@@ -46,24 +38,29 @@ def config_hash(payload: dict) -> str:
 
 @functools.lru_cache(maxsize=1)
 def git_revision() -> str:
-    root = Path(__file__).resolve().parents[2]
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short=12", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=5,
+    """The checkout's ``HEAD`` (12 hex digits) when this package file is tracked by git (an
+    editable install), else ``"unknown"`` (an installed wheel, a copy, no git)."""
+    here = Path(__file__).resolve()
+
+    def git(*args) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["git", *args], cwd=here.parent, capture_output=True, text=True, timeout=5
         )
-        return out.stdout.strip() or "unknown"
+
+    try:
+        if git("ls-files", "--error-unmatch", here.name).returncode != 0:
+            return "unknown"
+        return git("rev-parse", "--short=12", "HEAD").stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
 
 def package_version() -> str:
-    from repro import __version__
-
-    return __version__
+    """The installed distribution's version (``"unknown"`` when run from an uninstalled copy)."""
+    try:
+        return importlib.metadata.version("repro")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def param_columns(params: dict) -> dict:
@@ -91,6 +88,94 @@ def context_columns(*, experiment, method, params, dataset, seed, protocol, chas
         "git_revision": git_revision(),
         "proba_floor": PROBA_FLOOR,
     }
+
+
+def record_frame(
+    rows,
+    *,
+    experiment: str,
+    method: str,
+    params: dict,
+    dataset: str,
+    dataset_key: str,
+    seed: int,
+    protocol: str,
+    chash: str,
+    n_features: int,
+    n_classes: int,
+    n_train: int,
+    n_test: int,
+    repetition: int = 0,
+    fold: int = 0,
+    extra: dict | None = None,
+) -> pd.DataFrame:
+    """Tidy records of one fit from ``(split, metric, value)`` triples and their context;
+    ``extra`` adds study columns (constructions, panel points, ...) before the timestamp."""
+    frame = pd.DataFrame(list(rows), columns=["split", "metric", "value"])
+    frame["value"] = frame["value"].astype(float)
+    frame.insert(0, "repetition", int(repetition))
+    frame.insert(1, "fold", int(fold))
+    frame["n_train"] = int(n_train)
+    frame["n_test"] = int(n_test)
+    ctx = context_columns(
+        experiment=experiment,
+        method=method,
+        params=params,
+        dataset=dataset,
+        seed=seed,
+        protocol=protocol,
+        chash=chash,
+    )
+    for col, value in ctx.items():
+        frame[col] = value
+    frame["dataset_key"] = dataset_key
+    frame["n_features"] = int(n_features)
+    frame["n_classes"] = int(n_classes)
+    for col, value in (extra or {}).items():
+        frame[col] = value
+    frame["timestamp"] = pd.Timestamp.now(tz="UTC").isoformat(timespec="seconds")
+    return frame
+
+
+ARTEFACT_SPLIT = "artefact"
+
+
+def artefact_frame(kind: str, rows: list[dict], **context) -> pd.DataFrame:
+    """Artefact rows of one ``kind`` (free columns, a float ``value``) with their context."""
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "artefact", kind)
+    for col, value in context.items():
+        frame[col] = value
+    frame["split"] = ARTEFACT_SPLIT
+    frame["metric"] = f"artefact:{kind}"
+    if "value" not in frame:
+        frame["value"] = np.nan
+    frame["value"] = frame["value"].astype(float)
+    return frame
+
+
+def unit_hash(method, params, dataset_key, seed, protocol, extra=None) -> str:
+    """Configuration hash of a unit of work identified by its data set *key* and protocol *name*
+    (with ``extra``: the study's hashed context). The hash of every non-cell unit (challenge
+    entries, timing points, Khiops agreement) and of the waveform study's cells."""
+    payload = {
+        "method": method,
+        "params": params,
+        "dataset": dataset_key,
+        "seed": seed,
+        "protocol": protocol,
+        **(extra or {}),
+    }
+    return config_hash(payload)
+
+
+def is_current(path, chash: str) -> bool:
+    """True when ``path`` exists and was computed with configuration hash ``chash``."""
+    path = Path(path)
+    if not path.exists():
+        return False
+    stored = pd.read_parquet(path, columns=["config_hash"])["config_hash"]
+    return bool(len(stored)) and stored.iloc[0] == chash
 
 
 def write_atomic(frame: pd.DataFrame, path: Path) -> None:

@@ -1,16 +1,29 @@
-"""Run one cell (a method with its parameters on a data set under a protocol) fold by fold.
+"""The one runner: cells (a method with its parameters on a data set under a protocol) fold by fold,
+and the other resumable units of a study.
 
-Folds run in parallel with joblib and stream back as they finish; each finished fold is written
-at once to a checkpoint directory (``<cell>.parts/``) so that an interrupted run loses no finished
-fold, and the cell file ``<cell>.parquet`` is written atomically when all folds are done. A cell
-whose file exists is not recomputed unless ``force``.
+A cell's folds run in parallel with joblib and stream back as they finish; each finished fold is
+written at once to a checkpoint directory (``<cell>.parts/``) so that an interrupted run loses no
+finished fold, and the cell file ``<cell>.parquet`` is written atomically when all folds are done.
+A cell whose file exists is read, not recomputed, unless ``force``; a file of another
+configuration (another hash) is an error. A study may give a cell
+
+- explicit splits (one per random run, sub-sampled training sets, ...) instead of its protocol's;
+- hashed context columns (a panel point, ...), stored beside the records;
+- an artefact hook, called in the worker on each fitted fold model (:class:`FoldData`), that
+  returns ``{kind: [row, ...]}``: the rows go to ``<results>/<experiment>/artefacts/
+  <dataset_key>/<method_key>.parquet`` with ``split = "artefact"``, ``metric = "artefact:<kind>"``.
+
+Work that is not a CV cell (a challenge entry, a timing point, one Khiops-agreement data set) is a
+*unit*: :func:`run_unit` reads its file when current, else computes and writes it atomically.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,17 +37,53 @@ from tqdm.auto import tqdm
 from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.protocols import Protocol, Split, get_protocol, make_splits
 from repro.evaluation.records import (
+    artefact_frame,
     config_hash,
-    context_columns,
+    is_current,
     jsonable,
     read_records,
+    record_frame,
+    unit_hash,
     write_atomic,
 )
+
+HASH_SCHEMES = ("cell", "unit")
+
+
+@dataclass(frozen=True)
+class FoldData:
+    """What an artefact hook sees of one fold: the fitted model and the data it was fitted on."""
+
+    model: BaseEstimator
+    X_train: pd.DataFrame
+    y_train: np.ndarray
+    split: Split
+
+
+#: a study's hook: fitted fold → {artefact kind: rows (dicts; a float ``value`` column)}
+ArtefactHook = Callable[[FoldData], dict[str, list[dict]]]
+
+
+@dataclass(frozen=True)
+class FoldResult:
+    """One fold's ``(split, metric, value)`` record rows and the artefacts of the hook."""
+
+    rows: list
+    artefacts: dict = field(default_factory=dict)
 
 
 @dataclass
 class Cell:
-    """What one result file holds: a method configuration on a data set under a protocol."""
+    """What one result file holds: a method configuration on a data set under a protocol.
+
+    ``splits``: explicit folds (default: the protocol's, from ``seed`` and the data set name).
+    ``context``: study columns stored with every record and part of the configuration hash.
+    ``hash_scheme``: "cell" hashes method, params, data set name and parameters, protocol fields,
+    seed (+ context and splits when given); "unit" hashes as :func:`records.unit_hash` (data set
+    key, protocol name), the scheme of the boulle2007 waveform study's stored cells.
+    ``report_keys``: numeric ``fit_report_`` entries recorded as model metrics besides the times
+    and the criterion. ``artefacts``: the hook (see the module docstring).
+    """
 
     method_id: str
     estimator: BaseEstimator
@@ -44,44 +93,87 @@ class Cell:
     seed: int = 0
     experiment: str = "default"
     default_params: dict = field(default_factory=dict)
+    dataset_key: str | None = None
+    splits: tuple[Split, ...] | None = None
+    context: dict = field(default_factory=dict)
+    hash_scheme: str = "cell"
+    report_keys: tuple[str, ...] = ()
+    artefacts: ArtefactHook | None = None
+
+    def __post_init__(self):
+        if self.hash_scheme not in HASH_SCHEMES:
+            raise ValueError(f"hash_scheme must be one of {HASH_SCHEMES}, got {self.hash_scheme!r}")
+        if self.dataset_key is None:  # once per cell: it reads the data catalog
+            self.dataset_key = catalog_key(self.dataset)
+        if self.splits is not None:
+            self.splits = tuple(self.splits)
+            if not self.splits:
+                raise ValueError("explicit splits must not be empty")
 
     @property
     def hash(self) -> str:
-        return config_hash(
-            {
-                "method": self.method_id,
-                "params": self.params,
-                "dataset": self.dataset.name,
-                "dataset_params": self.dataset.meta.get("params", {}),
-                "protocol": self.protocol.identity(),
-                "seed": self.seed,
-            }
-        )
+        """Configuration hash: what the stored file was computed with."""
+        hashed = dict(self.context)
+        if self.splits is not None:
+            hashed["splits"] = splits_digest(self.splits)
+        if self.hash_scheme == "unit":
+            return unit_hash(
+                self.method_id,
+                self.params,
+                self.dataset_key,
+                self.seed,
+                self.protocol.name,
+                hashed,
+            )
+        payload = {
+            "method": self.method_id,
+            "params": self.params,
+            "dataset": self.dataset.name,
+            "dataset_params": self.dataset.meta.get("params", {}),
+            "protocol": self.protocol.identity(),
+            "seed": self.seed,
+        }
+        if hashed:  # absent for plain cells: their hashes stay those of the stored results
+            payload["context"] = hashed
+        return config_hash(payload)
 
     @property
     def method_key(self) -> str:
         """File-name key: the id, plus the parameters that differ from the defaults."""
-        return _key(self.method_id, self.params, self.default_params)
+        return param_key(self.method_id, self.params, self.default_params)
 
-    @property
-    def dataset_key(self) -> str:
-        """Directory key: the data set name, plus generator parameters that differ from the
-        catalog defaults (``waveform__n_samples=600``)."""
-        from repro.datasets.catalog import catalog
-
-        entry = catalog().get(self.dataset.name)
-        defaults = entry.params if entry is not None else {}
-        params = {k: v for k, v in self.dataset.meta.get("params", {}).items() if k in defaults}
-        return _key(self.dataset.name, params, defaults)
+    def fold_splits(self) -> list[Split]:
+        if self.splits is not None:
+            return list(self.splits)
+        ds = self.dataset
+        return make_splits(self.protocol, ds.y, seed=self.seed, dataset=ds.name)
 
     def path(self, results_dir) -> Path:
         """``<results>/<experiment>/<dataset_key>/<method_key>[__seed=S].parquet``."""
+        return Path(results_dir) / self.experiment / self.dataset_key / self._file_name()
+
+    def artefact_path(self, results_dir) -> Path:
+        """``<results>/<experiment>/artefacts/<dataset_key>/<method_key>[__seed=S].parquet``."""
+        root = Path(results_dir) / self.experiment / "artefacts"
+        return root / self.dataset_key / self._file_name()
+
+    def _file_name(self) -> str:
         seed = f"__seed={self.seed}" if self.seed != 0 else ""
-        name = f"{self.method_key}{seed}.parquet"
-        return Path(results_dir) / self.experiment / self.dataset_key / name
+        return f"{self.method_key}{seed}.parquet"
 
 
-def _key(name: str, params: dict, defaults: dict) -> str:
+def catalog_key(dataset) -> str:
+    """Directory key of a data set: its name, plus the generator parameters that differ from the
+    catalog defaults (``waveform__n_samples=600``); data sets outside the catalog: the name."""
+    from repro.datasets.catalog import catalog
+
+    entry = catalog().get(dataset.name)
+    defaults = entry.params if entry is not None else {}
+    params = {k: v for k, v in dataset.meta.get("params", {}).items() if k in defaults}
+    return param_key(dataset.name, params, defaults)
+
+
+def param_key(name: str, params: dict, defaults: dict) -> str:
     """``name`` followed by the parameters that differ from ``defaults`` (hashed when long)."""
     changed = {k: v for k, v in params.items() if jsonable(defaults.get(k)) != jsonable(v)}
     if not changed:
@@ -93,31 +185,56 @@ def _key(name: str, params: dict, defaults: dict) -> str:
     return f"{name}__{text}"
 
 
-def _model_size(estimator, n_features: int) -> dict:
-    weights = getattr(estimator, "weights_", None)
-    n_selected = getattr(estimator, "n_selected_features_", n_features)
+def splits_digest(splits) -> str:
+    """Short hash of explicit splits (repetition, fold and the train/test indices)."""
+    h = hashlib.sha1()
+    for s in splits:
+        h.update(np.asarray([s.repetition, s.fold], dtype=np.int64).tobytes())
+        for part in (s.train, s.test):
+            idx = np.asarray(part, dtype=np.int64)
+            h.update(np.int64(idx.size).tobytes())
+            h.update(idx.tobytes())
+    return h.hexdigest()[:12]
+
+
+def model_metrics(model, n_features: int, keys=()) -> dict:
+    """Model rows of a fitted estimator: number of selected variables, sum of the weights, the
+    criterion, the stage times of its ``fit_report_`` and the numeric report entries ``keys``."""
+    weights = getattr(model, "weights_", None)
+    n_selected = getattr(model, "n_selected_features_", n_features)
     out = {"n_selected": float(n_selected)}
     if weights is not None:
         out["weight_sum"] = float(np.sum(weights))
-    report = getattr(estimator, "fit_report_", {})
+    report = getattr(model, "fit_report_", None) or {}
     if report.get("criterion") is not None:
         out["criterion"] = float(report["criterion"])
     for key, value in report.items():  # stage times (tuning_time, refit_time, ...)
         if key.endswith("_time") and isinstance(value, int | float):
             out[key] = float(value)
+    for key in keys:
+        if isinstance(report.get(key), int | float):
+            out[key] = float(report[key])
     return out
 
 
-def _aligned_proba(estimator, X, classes: np.ndarray) -> np.ndarray:
+def aligned_proba(model, X, classes: np.ndarray) -> np.ndarray:
     """predict_proba columns reordered to the data set's classes (absent classes get 0)."""
-    proba = np.asarray(estimator.predict_proba(X), dtype=np.float64)
+    proba = np.asarray(model.predict_proba(X), dtype=np.float64)
     out = np.zeros((proba.shape[0], classes.size))
-    out[:, np.searchsorted(classes, estimator.classes_)] = proba
+    out[:, np.searchsorted(classes, model.classes_)] = proba
     return out
 
 
-def run_fold(estimator, X: pd.DataFrame, y: np.ndarray, split: Split, limit_threads: bool) -> list:
-    """Fit on the training part, predict both parts, and return the fold's metric rows."""
+def run_fold(
+    estimator,
+    X: pd.DataFrame,
+    y: np.ndarray,
+    split: Split,
+    limit_threads: bool,
+    report_keys=(),
+    artefacts: ArtefactHook | None = None,
+) -> FoldResult:
+    """Fit on the training part, predict both parts; the fold's metric rows and artefacts."""
     classes = np.unique(y)
     y_idx = np.searchsorted(classes, y)
     Xtr, Xte = X.iloc[split.train], X.iloc[split.test]
@@ -127,57 +244,80 @@ def run_fold(estimator, X: pd.DataFrame, y: np.ndarray, split: Split, limit_thre
         model.fit(Xtr, y[split.train])
         fit_time = time.perf_counter() - t0
         t0 = time.perf_counter()
-        p_test = _aligned_proba(model, Xte, classes)
+        p_test = aligned_proba(model, Xte, classes)
         predict_time = time.perf_counter() - t0
-        p_train = _aligned_proba(model, Xtr, classes)
+        p_train = aligned_proba(model, Xtr, classes)
+        extra = artefacts(FoldData(model, Xtr, y[split.train], split)) if artefacts else {}
     prior = np.bincount(y_idx[split.train], minlength=classes.size) / split.train.size
     rows = []
     for name, part, proba in (("train", split.train, p_train), ("test", split.test, p_test)):
         for metric, value in predictive_metrics(y_idx[part], proba, prior).items():
             rows.append((name, metric, value))
     model_info = {
-        **_model_size(model, X.shape[1]),
+        **model_metrics(model, X.shape[1], report_keys),
         "fit_time": fit_time,
         "predict_time": predict_time,
     }
     rows += [("model", metric, value) for metric, value in model_info.items()]
-    return [
-        {
-            "repetition": split.repetition,
-            "fold": split.fold,
-            "split": s,
-            "metric": m,
-            "value": float(v),
-            "n_train": int(split.train.size),
-            "n_test": int(split.test.size),
-        }
-        for s, m, v in rows
-    ]
+    return FoldResult(rows, dict(extra))
 
 
-def _fold_frame(rows: list, cell: Cell) -> pd.DataFrame:
+def _fold_frame(rows: list, cell: Cell, split: Split) -> pd.DataFrame:
     ds = cell.dataset
-    frame = pd.DataFrame(rows)
-    ctx = context_columns(
+    return record_frame(
+        rows,
         experiment=cell.experiment,
         method=cell.method_id,
         params=cell.params,
         dataset=ds.name,
+        dataset_key=cell.dataset_key,
         seed=cell.seed,
         protocol=cell.protocol.name,
         chash=cell.hash,
+        n_features=ds.X.shape[1],
+        n_classes=np.unique(ds.y).size,
+        n_train=split.train.size,
+        n_test=split.test.size,
+        repetition=split.repetition,
+        fold=split.fold,
+        extra=cell.context,
     )
-    for col, value in ctx.items():
-        frame[col] = value
-    frame["dataset_key"] = cell.dataset_key
-    frame["n_features"] = ds.X.shape[1]
-    frame["n_classes"] = int(np.unique(ds.y).size)
-    frame["timestamp"] = pd.Timestamp.now(tz="UTC").isoformat(timespec="seconds")
-    return frame
 
 
-def _part_path(parts: Path, split: Split) -> Path:
-    return parts / f"r{split.repetition:03d}_f{split.fold:03d}.parquet"
+def _artefact_fold_frame(artefacts: dict, cell: Cell, split: Split) -> pd.DataFrame:
+    context = {
+        "experiment": cell.experiment,
+        "method": cell.method_id,
+        "dataset": cell.dataset.name,
+        "dataset_key": cell.dataset_key,
+        "repetition": split.repetition,
+        "fold": split.fold,
+    }
+    parts = [artefact_frame(kind, rows, **context) for kind, rows in artefacts.items() if rows]
+    if not parts:
+        return pd.DataFrame({"artefact": pd.Series(dtype=str), "value": pd.Series(dtype=float)})
+    return pd.concat(parts, ignore_index=True)
+
+
+def _part_path(parts: Path, split: Split, suffix: str = "") -> Path:
+    return parts / f"r{split.repetition:03d}_f{split.fold:03d}{suffix}.parquet"
+
+
+def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool):
+    """The cell's stored records when complete (records, and artefacts if the cell has a hook)."""
+    if path is None or force or not path.exists():
+        return None
+    records = pd.read_parquet(path)
+    stored = set(records["config_hash"])
+    if stored != {cell.hash}:
+        raise ValueError(
+            f"{path} holds results of another configuration (config hash {sorted(stored)} "
+            f"≠ {cell.hash}: a different protocol, seed, parameters or data set parameters?); "
+            "use force=true to recompute it or another experiment_name/results_dir"
+        )
+    if art_path is not None and not art_path.exists():
+        return None  # artefacts lost: recompute both
+    return records
 
 
 def run_cell(
@@ -190,28 +330,23 @@ def run_cell(
     """Records of a cell: read from its file when it exists, else computed (and stored)."""
     ds = cell.dataset
     path = cell.path(results_dir) if results_dir is not None else None
-    if path is not None and path.exists() and not force:
-        records = pd.read_parquet(path)
-        stored = set(records["config_hash"])
-        if stored != {cell.hash}:
-            raise ValueError(
-                f"{path} holds results of another configuration (config hash {sorted(stored)} "
-                f"≠ {cell.hash}: a different protocol, seed or data set parameters?); use "
-                "force=true to recompute it or another experiment_name/results_dir"
-            )
+    art_path = cell.artefact_path(results_dir) if path is not None and cell.artefacts else None
+    records = _stored(cell, path, art_path, force)
+    if records is not None:
         return records
-    splits = make_splits(cell.protocol, ds.y, seed=cell.seed, dataset=ds.name)
-    frames = {}
+    splits = cell.fold_splits()
+    frames, art_frames = {}, {}
     parts = path.with_suffix(".parts") if path is not None else None
     if parts is not None:
         if force and parts.exists():
             shutil.rmtree(parts)
         for split in splits:
-            part = _part_path(parts, split)
-            if part.exists():
-                frame = pd.read_parquet(part)
-                if frame["config_hash"].iloc[0] == cell.hash:
-                    frames[(split.repetition, split.fold)] = frame
+            part, art_part = _part_path(parts, split), _part_path(parts, split, ".artefacts")
+            if not is_current(part, cell.hash) or (cell.artefacts and not art_part.exists()):
+                continue
+            frames[(split.repetition, split.fold)] = pd.read_parquet(part)
+            if cell.artefacts:
+                art_frames[(split.repetition, split.fold)] = pd.read_parquet(art_part)
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
     bar = tqdm(
         total=len(splits),
@@ -222,24 +357,54 @@ def run_cell(
         leave=False,
     )
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    jobs = (delayed(_run_split)(cell.estimator, ds.X, ds.y, s, n_jobs != 1) for s in todo)
+    jobs = (
+        delayed(_run_split)(
+            cell.estimator, ds.X, ds.y, s, n_jobs != 1, cell.report_keys, cell.artefacts
+        )
+        for s in todo
+    )
     with bar:
-        for split, rows in parallel(jobs):
-            frame = _fold_frame(rows, cell)
-            frames[(split.repetition, split.fold)] = frame
+        for split, result in parallel(jobs):
+            key = (split.repetition, split.fold)
+            frames[key] = _fold_frame(result.rows, cell, split)
+            if cell.artefacts:
+                art_frames[key] = _artefact_fold_frame(result.artefacts, cell, split)
             if parts is not None:
-                write_atomic(frame, _part_path(parts, split))
+                if cell.artefacts:  # the artefacts first: a fold part implies its artefacts
+                    write_atomic(art_frames[key], _part_path(parts, split, ".artefacts"))
+                write_atomic(frames[key], _part_path(parts, split))
             bar.update(1)
     records = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True)
     if path is not None:
+        if art_path is not None:
+            write_atomic(pd.concat([art_frames[k] for k in sorted(art_frames)]), art_path)
         write_atomic(records, path)
         if parts.exists():
             shutil.rmtree(parts)
     return records
 
 
-def _run_split(estimator, X, y, split, limit_threads):
-    return split, run_fold(estimator, X, y, split, limit_threads)
+def _run_split(estimator, X, y, split, limit_threads, report_keys, artefacts):
+    return split, run_fold(estimator, X, y, split, limit_threads, report_keys, artefacts)
+
+
+def run_unit(path, chash: str, compute: Callable[[], pd.DataFrame], *, force: bool = False):
+    """A resumable unit of work that is not a CV cell: ``(records, computed)``.
+
+    The records are read from ``path`` when it holds configuration hash ``chash`` (and not
+    ``force``); else ``compute()`` builds them (its ``config_hash`` column must be ``chash``) and
+    they are written atomically to ``path``. A file of another hash is recomputed."""
+    path = Path(path)
+    if not force and is_current(path, chash):
+        return pd.read_parquet(path), False
+    records = compute()
+    stored = set(records["config_hash"]) if "config_hash" in records else set()
+    if stored != {chash}:
+        raise ValueError(
+            f"the records computed for {path} carry config hash {sorted(stored)}, not {chash}"
+        )
+    write_atomic(records, path)
+    return records, True
 
 
 def evaluate(
@@ -260,8 +425,9 @@ def evaluate(
     ----------
     method : str, (str, dict) or estimator
         A registry id or alias, an (id, params) pair, or any scikit-learn classifier.
-    dataset : str or Dataset
-        A catalog name or a loaded :class:`repro.datasets.Dataset`.
+    dataset : str, dict or Dataset
+        A catalog name, ``{"name": ..., **generator parameters}`` or a loaded
+        :class:`repro.datasets.Dataset`.
     protocol : str, dict or Protocol
         "cv10", "cv5", "cv10x30", "holdout70" or the fields of a :class:`Protocol`.
     seed : int
@@ -275,9 +441,29 @@ def evaluate(
     return run_cell(cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress)
 
 
-def make_cell(method, dataset, protocol="cv10", seed=0, experiment="default") -> Cell:
+def make_cell(
+    method,
+    dataset,
+    protocol="cv10",
+    seed: int = 0,
+    experiment: str = "default",
+    *,
+    baseline: dict | None = None,
+    dataset_key: str | None = None,
+    splits=None,
+    context: dict | None = None,
+    hash_scheme: str = "cell",
+    report_keys=(),
+    artefacts: ArtefactHook | None = None,
+) -> Cell:
+    """The one builder of a :class:`Cell` (``evaluate``, ``python -m repro``, the studies).
+
+    ``method`` and ``dataset`` as in :func:`evaluate`. ``baseline``: parameter values taken as
+    this cell's defaults, left out of its file name (a study's own settings); ``dataset_key``:
+    the directory key (default: :func:`catalog_key`); the other keywords are :class:`Cell`'s.
+    """
     from repro.datasets.dataset import Dataset
-    from repro.registry import make_method, method_config, method_params, resolve_method_id
+    from repro.registry import method_spec
 
     if isinstance(method, BaseEstimator):
         estimator = method
@@ -286,11 +472,16 @@ def make_cell(method, dataset, protocol="cv10", seed=0, experiment="default") ->
         defaults = {}
     else:
         name, overrides = (method, {}) if isinstance(method, str) else method
-        method_id = resolve_method_id(name)
-        estimator = make_method(method_id, **dict(overrides))
-        defaults = method_params(method_config(method_id))
-        params = {**defaults, **dict(overrides)}
-    if not isinstance(dataset, Dataset):
+        spec = method_spec(name, **dict(overrides))
+        method_id, estimator, params, defaults = spec.id, spec.estimator, spec.params, spec.defaults
+    if baseline:
+        defaults = {**defaults, **baseline}
+    if isinstance(dataset, dict):
+        from repro.datasets import load_dataset
+
+        spec_ds = dict(dataset)
+        dataset = load_dataset(spec_ds.pop("name"), **spec_ds)
+    elif not isinstance(dataset, Dataset):
         from repro.datasets import load_dataset
 
         dataset = load_dataset(dataset)
@@ -300,10 +491,30 @@ def make_cell(method, dataset, protocol="cv10", seed=0, experiment="default") ->
         params=params,
         dataset=dataset,
         protocol=get_protocol(protocol),
-        seed=seed,
+        seed=int(seed),
         experiment=experiment,
         default_params=defaults,
+        dataset_key=dataset_key,
+        splits=splits,
+        context=dict(context or {}),
+        hash_scheme=hash_scheme,
+        report_keys=tuple(report_keys),
+        artefacts=artefacts,
     )
 
 
-__all__ = ["Cell", "evaluate", "make_cell", "read_records", "run_cell", "run_fold"]
+__all__ = [
+    "ArtefactHook",
+    "Cell",
+    "FoldData",
+    "FoldResult",
+    "aligned_proba",
+    "catalog_key",
+    "evaluate",
+    "make_cell",
+    "model_metrics",
+    "read_records",
+    "run_cell",
+    "run_fold",
+    "run_unit",
+]

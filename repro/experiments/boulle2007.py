@@ -1,37 +1,36 @@
-"""Task functions of the boulle2007 experiments that are not a plain grid of cells.
+"""Task functions of the boulle2007 experiments that are not a plain grid of cells, on the runner.
 
 - :func:`waveform_study` (``experiment=boulle2007_waveform``): §5.3 and §6.3 of the paper, one
   stratified 70/30 split of waveform; NB, SNB(ACC), SNB(AUC), SNB(MAP), SNB(BMA), SNB(CMA), the
-  selection methods searching all 2^K subsets of the informative variables. Writes the standard
-  records of each method and the artefacts of Figs 3, 5, 6 and 7 (variable weights, the most
-  probable models, the repartition of the log posteriors).
+  selection methods searching all 2^K subsets of the informative variables. One runner cell per
+  method; its artefact hook (:func:`waveform_artefacts`) keeps what Figs 3, 5, 6 and 7 need (the
+  variable weights, the most probable models, the repartition of the log posteriors).
 - :func:`table4_study` (``experiment=boulle2007_table4``): the seven methods of Table 4 under
   stratified 10-fold CV on the challenge data sets available here (OpenML cache), and on
   labelled stand-ins built from generators with constructed features.
 - :func:`challenge_study` (``experiment=boulle2007_challenge``): the offline form of §8: SNB(CMA)
   with and without BER threshold post-optimisation, the BER guess by an inner stratified 10-fold
   CV on the training part, feature construction (F(2D)/F(3D)), Table 5's layout, and the training
-  time against the data size (Fig. 12).
+  time against the data size (Fig. 12). Each entry and timing point is a runner unit.
 
-Every task is resumable (a finished unit is a Parquet file, skipped unless ``force``), writes
-atomically, and takes its sizes from the configuration so that the tests run it on tiny data.
-Artefact rows carry ``split = "artefact"`` and ``metric = "artefact:<kind>"``: they live beside the
-records (``python -m repro.report`` reads everything under the experiment's folder) without
-entering the metric tables, which only read ``split = "test"`` rows.
+Every task is resumable (a finished cell or unit is a Parquet file, skipped unless ``force``),
+writes atomically, and takes its sizes from the configuration so that the tests run it on tiny
+data. Artefact rows carry ``split = "artefact"`` and ``metric = "artefact:<kind>"``: they live
+beside the records (``python -m repro.report`` reads everything under the experiment's folder)
+without entering the metric tables, which only read ``split = "test"`` rows.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from omegaconf import OmegaConf
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
@@ -39,149 +38,29 @@ from repro.datasets import Dataset, DatasetUnavailableError, load_dataset
 from repro.datasets.construction import FeatureConstruction
 from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.protocols import Protocol, get_protocol, make_splits
-from repro.evaluation.records import config_hash, context_columns, jsonable, write_atomic
-from repro.evaluation.runner import evaluate, make_cell
+from repro.evaluation.records import is_current, jsonable, record_frame, unit_hash
+from repro.evaluation.runner import (
+    FoldData,
+    aligned_proba,
+    evaluate,
+    make_cell,
+    model_metrics,
+    run_cell,
+    run_unit,
+)
+from repro.experiments.common import log, results_root, run_options, section
 from repro.methods.threshold import BERThreshold, balanced_error_rate
 from repro.registry import make_method
 
 WAVEFORM_METHODS = ("nb", "snb_acc", "snb_auc", "snb_map", "snb_bma", "snb_cma")
-ARTEFACT_SPLIT = "artefact"
-
-
-# ---------------------------------------------------------------------------------------------
-# Shared helpers
-# ---------------------------------------------------------------------------------------------
-def _section(cfg, key: str) -> dict:
-    node = cfg.get(key) if hasattr(cfg, "get") else None
-    if node is None:
-        return {}
-    return OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else dict(node)
-
-
-def _results_root(cfg) -> Path:
-    return Path(str(cfg.results_dir)) / str(cfg.experiment_name)
-
-
-def _log(cfg, message: str) -> None:
-    """One line per finished unit (cells done / total, elapsed, ETA) and every notice."""
-    print(message, flush=True)
+#: fit_report entries recorded as model metrics besides the times and the criterion
+REPORT_KEYS = ("n_candidates",)
 
 
 def variable_label(name: str) -> str:
     """Display name of a variable: waveform's ``x5`` is the paper's ``V5``."""
     match = re.fullmatch(r"x(\d+)", str(name))
     return f"V{match.group(1)}" if match else str(name)
-
-
-def _class_indices(y, classes):
-    return np.searchsorted(classes, np.asarray(y))
-
-
-def _proba(model, X, classes) -> np.ndarray:
-    """predict_proba with columns in the order of ``classes`` (absent classes get 0)."""
-    proba = np.asarray(model.predict_proba(X), dtype=np.float64)
-    out = np.zeros((proba.shape[0], classes.size))
-    out[:, np.searchsorted(classes, model.classes_)] = proba
-    return out
-
-
-def _model_rows(model, fit_time: float, predict_time: float) -> dict:
-    out = {"fit_time": fit_time, "predict_time": predict_time}
-    inner = getattr(model, "estimator_", model)
-    if getattr(inner, "weights_", None) is not None:
-        out["n_selected"] = float(inner.n_selected_features_)
-        out["weight_sum"] = float(np.sum(inner.weights_))
-    report = getattr(inner, "fit_report_", {}) or {}
-    if report.get("criterion") is not None:
-        out["criterion"] = float(report["criterion"])
-    for key in ("n_candidates", "preparation_time", "search_time"):
-        if isinstance(report.get(key), int | float):
-            out[key] = float(report[key])
-    return out
-
-
-def _frame(
-    rows,
-    *,
-    experiment,
-    method,
-    params,
-    dataset,
-    dataset_key,
-    seed,
-    protocol,
-    n_features,
-    n_classes,
-    n_train,
-    n_test,
-    extra=None,
-) -> pd.DataFrame:
-    """Tidy records (SPEC §9) of one fit from ``(split, metric, value)`` triples."""
-    frame = pd.DataFrame(rows, columns=["split", "metric", "value"])
-    frame["value"] = frame["value"].astype(float)
-    frame.insert(0, "repetition", 0)
-    frame.insert(1, "fold", 0)
-    frame["n_train"] = int(n_train)
-    frame["n_test"] = int(n_test)
-    chash = unit_hash(method, params, dataset_key, seed, protocol, extra)
-    ctx = context_columns(
-        experiment=experiment,
-        method=method,
-        params=params,
-        dataset=dataset,
-        seed=seed,
-        protocol=protocol,
-        chash=chash,
-    )
-    for col, value in ctx.items():
-        frame[col] = value
-    frame["dataset_key"] = dataset_key
-    frame["n_features"] = int(n_features)
-    frame["n_classes"] = int(n_classes)
-    for col, value in (extra or {}).items():
-        frame[col] = value
-    frame["timestamp"] = pd.Timestamp.now(tz="UTC").isoformat(timespec="seconds")
-    return frame
-
-
-def unit_hash(method, params, dataset_key, seed, protocol, extra=None) -> str:
-    """Configuration hash of one unit of work (what its stored file was computed with)."""
-    payload = {
-        "method": method,
-        "params": params,
-        "dataset": dataset_key,
-        "seed": seed,
-        "protocol": protocol,
-        **(extra or {}),
-    }
-    return config_hash(payload)
-
-
-def is_current(path: Path, chash: str) -> bool:
-    """True when ``path`` exists and was computed with configuration hash ``chash``."""
-    if not path.exists():
-        return False
-    stored = pd.read_parquet(path, columns=["config_hash"])["config_hash"]
-    return bool(len(stored)) and stored.iloc[0] == chash
-
-
-def _artefact_frame(kind: str, rows: list[dict], **context) -> pd.DataFrame:
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "artefact", kind)
-    for col, value in context.items():
-        frame[col] = value
-    frame["split"] = ARTEFACT_SPLIT
-    frame["metric"] = f"artefact:{kind}"
-    if "value" not in frame:
-        frame["value"] = np.nan
-    frame["value"] = frame["value"].astype(float)
-    return frame
-
-
-def _load_config_dataset(cfg) -> Dataset:
-    spec = _section(cfg, "dataset")
-    name = spec.pop("name")
-    return load_dataset(name, **spec)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,6 +192,31 @@ def posterior_artefacts(model, names, n_top: int = 200, n_points: int = 2001) ->
     return {"top_models": top_rows, "log_posterior": post_rows, "summary": summary}
 
 
+def waveform_artefacts(
+    fold: FoldData, *, method: str, search: str, n_top: int = 200, n_points: int = 2001
+) -> dict:
+    """The artefact hook of the waveform study: weights per variable (with, for an exhaustive
+    SNB(ACC)/SNB(AUC), the forward greedy search's for reference), the scalar entries of the
+    fit report and, for SNB(MAP), :func:`posterior_artefacts`."""
+    model, names = fold.model, list(fold.X_train.columns)
+    weights = _weight_rows(model, names, search)
+    if method in ("snb_acc", "snb_auc") and search == "exhaustive":
+        greedy = clone(model).set_params(search="greedy").fit(fold.X_train, fold.y_train)
+        weights += _weight_rows(greedy, names, "greedy")
+    report = getattr(model, "fit_report_", {}) or {}
+    out = {
+        "weights": weights,
+        "fit_report": [
+            {"key": k, "value": float(v)}
+            for k, v in report.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        ],
+    }
+    if method == "snb_map" and hasattr(model, "search_result_"):
+        out.update(posterior_artefacts(model, names, n_top, n_points))
+    return out
+
+
 def waveform_study(cfg) -> dict:
     """§5.3/§6.3 of boulle2007 on one stratified 70/30 split of waveform (Figs 3–8).
 
@@ -322,103 +226,56 @@ def waveform_study(cfg) -> dict:
     / ``waveform.auc_search`` (``exhaustive``: the best training criterion over all subsets, or
     ``greedy``), ``waveform.n_top_models``, ``waveform.n_posterior_points``, ``force``.
 
-    Writes ``<results>/<experiment>/<dataset_key>/<method>.parquet`` (standard records: test and
-    train metrics, model size and times) and ``<results>/<experiment>/artefacts/<dataset_key>/
-    <method>.parquet`` (weights; for SNB(MAP) the top models, the log posteriors, a summary).
+    Each method is a runner cell whose baseline is the study's parameters, so it writes
+    ``<results>/<experiment>/<dataset_key>/<method>.parquet`` (standard records: test and train
+    metrics, model size and times) and ``<results>/<experiment>/artefacts/<dataset_key>/
+    <method>.parquet`` (:func:`waveform_artefacts`). Its configuration hash is a unit hash (data
+    set key, protocol name): the scheme the stored results were computed with.
     """
-    opts = _section(cfg, "waveform")
+    opts = section(cfg, "waveform")
     methods = list(opts.get("methods", WAVEFORM_METHODS))
-    ds = _load_config_dataset(cfg)
-    protocol = get_protocol(_section(cfg, "protocol") or "holdout70")
-    seed = int(cfg.seed)
-    experiment = str(cfg.experiment_name)
-    root = _results_root(cfg)
-    split = make_splits(protocol, ds.y, seed=seed, dataset=ds.name)[0]
-    Xtr, Xte = ds.X.iloc[split.train], ds.X.iloc[split.test]
-    ytr, yte = ds.y[split.train], ds.y[split.test]
-    classes = np.unique(ds.y)
-    prior = np.bincount(_class_indices(ytr, classes), minlength=classes.size) / ytr.size
-    names = ds.feature_names
+    ds = load_dataset(**section(cfg, "dataset"))
+    protocol = get_protocol(section(cfg, "protocol") or "holdout70")
+    options = run_options(cfg)
+    results_dir = str(cfg.results_dir)
     written = {}
     for done, method in enumerate(methods, 1):
         params = waveform_method_params(method, opts)
-        cell = make_cell((method, params), ds, protocol, seed, experiment)
-        rec_path = root / cell.dataset_key / f"{method}.parquet"
-        art_path = root / "artefacts" / cell.dataset_key / f"{method}.parquet"
-        chash = unit_hash(method, cell.params, cell.dataset_key, seed, protocol.name)
-        current = is_current(rec_path, chash) and art_path.exists()
-        if current and not cfg.get("force", False):
-            _log(cfg, f"[{done}/{len(methods)}] {method}: already computed ({rec_path})")
-            written[method] = str(rec_path)
-            continue
-        model = clone(cell.estimator)
-        t0 = time.perf_counter()
-        model.fit(Xtr, ytr)
-        fit_time = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        p_test = _proba(model, Xte, classes)
-        predict_time = time.perf_counter() - t0
-        p_train = _proba(model, Xtr, classes)
-        rows = []
-        for part, y_part, proba in (("train", ytr, p_train), ("test", yte, p_test)):
-            metrics = predictive_metrics(_class_indices(y_part, classes), proba, prior)
-            rows += [(part, k, v) for k, v in metrics.items()]
-        rows += [("model", k, v) for k, v in _model_rows(model, fit_time, predict_time).items()]
-        frame = _frame(
-            rows,
-            experiment=experiment,
+        hook = functools.partial(
+            waveform_artefacts,
             method=method,
-            params=cell.params,
-            dataset=ds.name,
-            dataset_key=cell.dataset_key,
-            seed=seed,
-            protocol=protocol.name,
-            n_features=ds.n_features,
-            n_classes=classes.size,
-            n_train=ytr.size,
-            n_test=yte.size,
+            search=params.get("search", "none"),
+            n_top=int(opts.get("n_top_models", 200)),
+            n_points=int(opts.get("n_posterior_points", 2001)),
         )
-        context = {
-            "experiment": experiment,
-            "method": method,
-            "dataset": ds.name,
-            "dataset_key": cell.dataset_key,
-        }
-        search = params.get("search", "none")
-        weight_rows = _weight_rows(model, names, search)
-        if method in ("snb_acc", "snb_auc") and search == "exhaustive":
-            # the forward greedy search of the method, for reference (cheap)
-            greedy = clone(cell.estimator).set_params(search="greedy").fit(Xtr, ytr)
-            weight_rows += _weight_rows(greedy, names, "greedy")
-        parts = [_artefact_frame("weights", weight_rows, **context)]
-        report = getattr(model, "fit_report_", {}) or {}
-        scalars = [
-            {"key": k, "value": float(v)}
-            for k, v in report.items()
-            if isinstance(v, int | float) and not isinstance(v, bool)
-        ]
-        if scalars:
-            parts.append(_artefact_frame("fit_report", scalars, **context))
-        if method == "snb_map" and hasattr(model, "search_result_"):
-            n_top = int(opts.get("n_top_models", 200))
-            n_points = int(opts.get("n_posterior_points", 2001))
-            for kind, kind_rows in posterior_artefacts(model, names, n_top, n_points).items():
-                parts.append(_artefact_frame(kind, kind_rows, **context))
-        write_atomic(pd.concat(parts, ignore_index=True), art_path)
-        write_atomic(frame, rec_path)
-        written[method] = str(rec_path)
-        test = dict(
-            zip(
-                frame.loc[frame.split == "test", "metric"],
-                frame.loc[frame.split == "test", "value"],
-            )
+        cell = make_cell(
+            (method, params),
+            ds,
+            protocol,
+            int(cfg.seed),
+            str(cfg.experiment_name),
+            baseline=params,
+            hash_scheme="unit",
+            report_keys=REPORT_KEYS,
+            artefacts=hook,
         )
-        selected = [variable_label(names[k]) for k in np.flatnonzero(model.weights_ > 0)]
-        _log(
-            cfg,
-            f"[{done}/{len(methods)}] {method}: fit {fit_time:.1f}s, ACC {test['accuracy']:.4f} "
-            f"AUC {test['auc']:.4f} ILF {test['ilf']:.4f}; {len(selected)} variables "
-            f"{' '.join(selected)}",
+        path = cell.path(results_dir)
+        written[method] = str(path)
+        if (
+            not options["force"]
+            and is_current(path, cell.hash)
+            and cell.artefact_path(results_dir).exists()
+        ):
+            log(f"[{done}/{len(methods)}] {method}: already computed ({path})")
+            continue
+        rec = run_cell(cell, results_dir, force=options["force"], progress=options["progress"])
+        value = rec[rec["split"].isin(["test", "model"])].set_index("metric")["value"]
+        weights = pd.read_parquet(cell.artefact_path(results_dir)).query("artefact == 'weights'")
+        main = weights[(weights["search"] == hook.keywords["search"]) & (weights["value"] > 0)]
+        log(
+            f"[{done}/{len(methods)}] {method}: fit {value['fit_time']:.1f}s, ACC "
+            f"{value['accuracy']:.4f} AUC {value['auc']:.4f} ILF {value['ilf']:.4f}; "
+            f"{len(main)} variables {' '.join(main['variable'])}"
         )
     return written
 
@@ -461,14 +318,14 @@ def constructed_dataset(
     return Dataset(name=name, X=X, y=base.y, meta=meta)
 
 
-def _available_challenge_sets(names, download: bool, cfg) -> tuple[list[Dataset], list[str]]:
+def _available_challenge_sets(names, download: bool) -> tuple[list[Dataset], list[str]]:
     found, missing = [], []
     for name in names:
         try:
             found.append(load_dataset(name, download=download))
         except DatasetUnavailableError as exc:
             missing.append(name)
-            _log(cfg, f"skipped {name}: {str(exc).split('. ')[0]}")
+            log(f"skipped {name}: {str(exc).split('. ')[0]}")
     return found, missing
 
 
@@ -481,14 +338,14 @@ def table4_study(cfg) -> dict:
     ``<generator>+<F>F<order>D``. Each (method, data set) is a standard cell of
     :func:`repro.evaluation.runner.evaluate` under ``<results>/<experiment>/``.
     """
-    opts = _section(cfg, "table4")
+    opts = section(cfg, "table4")
     methods = list(opts["methods"])
     method_params = opts.get("method_params") or {}
     seed = int(cfg.seed)
     experiment = str(cfg.experiment_name)
-    protocol = get_protocol(_section(cfg, "protocol") or "cv10")
+    protocol = get_protocol(section(cfg, "protocol") or "cv10")
     datasets, missing = _available_challenge_sets(
-        opts.get("challenge_sets", []), bool(opts.get("download", False)), cfg
+        opts.get("challenge_sets", []), bool(opts.get("download", False))
     )
     construction = opts.get("construction") or {}
     n_constructed = int(construction.get("n_features", 10000))
@@ -505,16 +362,13 @@ def table4_study(cfg) -> dict:
             ds,
             protocol,
             seed=seed,
-            n_jobs=int(cfg.get("n_jobs", 1)),
             experiment=experiment,
             results_dir=str(cfg.results_dir),
-            force=bool(cfg.get("force", False)),
-            progress=bool(cfg.get("progress", True)),
+            **run_options(cfg),
         )
         elapsed = time.perf_counter() - start
         eta = elapsed / done * (len(cells) - done)
-        _log(
-            cfg,
+        log(
             f"[{done}/{len(cells)}] {method} on {ds.name} ({elapsed:.0f}s elapsed, ETA {eta:.0f}s)",
         )
     return {"datasets": [d.name for d in datasets], "missing": missing}
@@ -611,9 +465,16 @@ def _file_stem(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.+-]", "", label.replace(" ", "_"))
 
 
+def challenge_hash(ds: Dataset, construction: dict, opts: dict, seed: int) -> str:
+    """Configuration hash of one challenge entry (a runner unit)."""
+    method, params = opts.get("method", "snb_cma"), opts.get("method_params") or {}
+    extra = challenge_extra(ds, construction, opts)
+    return unit_hash(method, params, ds.name, seed, "challenge_holdout", extra)
+
+
 def challenge_cell(
     ds: Dataset, construction: dict, opts: dict, *, seed: int, n_jobs: int, experiment: str
-) -> pd.DataFrame:
+):
     """One (data set, construction) entry of §8: test BER with and without the post-optimised
     threshold, BER guesses by a stratified ``guess_folds``-fold CV on the training part, guess
     errors and challenge test scores, AUC/ACC/CR, training time."""
@@ -624,7 +485,6 @@ def challenge_cell(
     split = make_splits(protocol, ds.y, seed=seed, dataset=ds.name)[0]
     n_constructed = int(construction.get("n_features", 0))
     order = int(construction.get("order", 2))
-    extra = challenge_extra(ds, construction, opts)
     X, y = ds.X, np.asarray(ds.y)
     if n_constructed:
         fc = FeatureConstruction(n_features=n_constructed, order=order, random_state=seed)
@@ -639,12 +499,12 @@ def challenge_cell(
     ber, ber_thr = balanced_error_rate(yte, pred), balanced_error_rate(yte, pred_thr)
     sigma, sigma_thr = ber_error_bar(yte, pred), ber_error_bar(yte, pred_thr)
     classes = np.unique(y)
-    prior = np.bincount(_class_indices(ytr, classes), minlength=classes.size) / ytr.size
+    prior = np.bincount(np.searchsorted(classes, ytr), minlength=classes.size) / ytr.size
     test_metrics = predictive_metrics(
-        _class_indices(yte, classes), _proba(model, Xte, classes), prior
+        np.searchsorted(classes, yte), aligned_proba(model, Xte, classes), prior
     )
     train_metrics = predictive_metrics(
-        _class_indices(ytr, classes), _proba(model, Xtr, classes), prior
+        np.searchsorted(classes, ytr), aligned_proba(model, Xtr, classes), prior
     )
     t0 = time.perf_counter()
     folds = StratifiedKFold(int(opts.get("guess_folds", 10)), shuffle=True, random_state=seed)
@@ -671,11 +531,11 @@ def challenge_cell(
     if model.train_ber_ is not None:
         rows.append(("train", "balanced_error_rate_threshold", model.train_ber_))
         rows.append(("model", "threshold", model.threshold_))
-    rows += [("model", k, v) for k, v in _model_rows(model, fit_time, 0.0).items()]
+    rows += _model_rows(model.estimator_, X.shape[1], fit_time)
     rows.append(("model", "guess_time", guess_time))
     # later rows win (the argmax BER above equals predictive_metrics' one; keep one row each)
     rows = list({(s, m): (s, m, v) for s, m, v in rows}.values())
-    return _frame(
+    return record_frame(
         rows,
         experiment=experiment,
         method=method,
@@ -684,17 +544,33 @@ def challenge_cell(
         dataset_key=ds.name,
         seed=seed,
         protocol=protocol.name,
+        chash=challenge_hash(ds, construction, opts, seed),
         n_features=X.shape[1],
         n_classes=classes.size,
         n_train=ytr.size,
         n_test=yte.size,
-        extra=extra,
+        extra=challenge_extra(ds, construction, opts),
     )
+
+
+def _model_rows(model, n_features: int, fit_time: float) -> list[tuple]:
+    """Model rows of one fit on all the training rows (no separate prediction timed)."""
+    values = {"fit_time": fit_time, "predict_time": 0.0}
+    values.update(model_metrics(model, n_features, REPORT_KEYS))
+    return [("model", k, v) for k, v in values.items()]
+
+
+def timing_hash(dataset: str, n_constructed: int, opts: dict, seed: int) -> str:
+    """Configuration hash of one timing point of Fig. 12 (a runner unit; the size N is in the
+    file name)."""
+    method, params = opts.get("method", "snb_cma"), opts.get("method_params") or {}
+    extra = timing_extra(n_constructed)
+    return unit_hash(method, params, f"timing/{dataset}", seed, "fit_all", extra)
 
 
 def timing_cell(
     dataset: str, n_samples: int, n_constructed: int, opts: dict, *, seed: int, experiment: str
-) -> pd.DataFrame:
+):
     """Fig. 12: training time of SNB(CMA) on ``dataset`` with ``n_samples`` rows and
     ``n_constructed`` F(2D) features appended (one fit on all rows)."""
     method = opts.get("method", "snb_cma")
@@ -704,9 +580,9 @@ def timing_cell(
     t0 = time.perf_counter()
     model.fit(ds.X, ds.y)
     fit_time = time.perf_counter() - t0
-    rows = [("model", k, v) for k, v in _model_rows(model, fit_time, 0.0).items()]
+    rows = _model_rows(model, ds.n_features, fit_time)
     rows.append(("model", "n_values", float(ds.n_samples * ds.n_features)))
-    return _frame(
+    return record_frame(
         rows,
         experiment=experiment,
         method=method,
@@ -715,6 +591,7 @@ def timing_cell(
         dataset_key=f"timing/{dataset}",
         seed=seed,
         protocol="fit_all",
+        chash=timing_hash(dataset, n_constructed, opts, seed),
         n_features=ds.n_features,
         n_classes=ds.n_classes,
         n_train=ds.n_samples,
@@ -741,46 +618,42 @@ def challenge_study(cfg) -> dict:
     ``n_samples`` and ``n_constructed`` lists: the grid of Fig. 12; ``enabled``).
 
     Writes ``<results>/<experiment>/<data set>/<construction>.parquet`` per entry and
-    ``<results>/<experiment>/timing/<data set>__N<n>__K<k>.parquet`` per timing point.
+    ``<results>/<experiment>/timing/<data set>__N<n>__K<k>.parquet`` per timing point, each a
+    runner unit (:func:`repro.evaluation.runner.run_unit`).
     """
-    opts = _section(cfg, "challenge")
+    opts = section(cfg, "challenge")
     seed = int(cfg.seed)
     experiment = str(cfg.experiment_name)
-    root = _results_root(cfg)
-    force = bool(cfg.get("force", False))
-    n_jobs = int(cfg.get("n_jobs", 1))
-    method = opts.get("method", "snb_cma")
-    params = opts.get("method_params") or {}
+    root = results_root(cfg)
+    options = run_options(cfg)
     real, missing = _available_challenge_sets(
-        opts.get("challenge_sets", []), bool(opts.get("download", False)), cfg
+        opts.get("challenge_sets", []), bool(opts.get("download", False))
     )
     datasets = real + _challenge_standins(opts)
-    constructions = {
-        name: spec
-        for name, spec in (opts.get("constructions") or {}).items()
-        if spec.get("enabled", True)
-    }
-    units = [(d, n, c) for d in datasets for n, c in constructions.items()]
+    constructions = [
+        spec for spec in (opts.get("constructions") or {}).values() if spec.get("enabled", True)
+    ]
+    units = [(d, c) for d in datasets for c in constructions]
     written = []
     start = time.perf_counter()
-    for done, (ds, _name, spec) in enumerate(units, 1):
-        extra = challenge_extra(ds, spec, opts)
-        chash = unit_hash(method, params, ds.name, seed, "challenge_holdout", extra)
-        path = root / ds.name / f"{_file_stem(extra['construction'])}.parquet"
-        if is_current(path, chash) and not force:
-            _log(cfg, f"[{done}/{len(units)}] {ds.name} {extra['construction']}: already computed")
-        else:
-            frame = challenge_cell(ds, spec, opts, seed=seed, n_jobs=n_jobs, experiment=experiment)
-            write_atomic(frame, path)
-            test = frame[frame.split == "test"].set_index("metric")["value"]
-            elapsed = time.perf_counter() - start
-            _log(
-                cfg,
-                f"[{done}/{len(units)}] {ds.name} {frame['construction'].iloc[0]}: test BER "
-                f"{test['balanced_error_rate']:.4f} → {test['balanced_error_rate_threshold']:.4f} "
-                f"with threshold; guess {test['ber_guess_threshold']:.4f} ({elapsed:.0f}s)",
-            )
+    for done, (ds, spec) in enumerate(units, 1):
+        label = challenge_extra(ds, spec, opts)["construction"]
+        path = root / ds.name / f"{_file_stem(label)}.parquet"
+        kwargs = {"seed": seed, "n_jobs": options["n_jobs"], "experiment": experiment}
+        compute = functools.partial(challenge_cell, ds, spec, opts, **kwargs)
+        chash = challenge_hash(ds, spec, opts, seed)
+        frame, computed = run_unit(path, chash, compute, force=options["force"])
         written.append(str(path))
+        if not computed:
+            log(f"[{done}/{len(units)}] {ds.name} {label}: already computed")
+            continue
+        test = frame[frame.split == "test"].set_index("metric")["value"]
+        log(
+            f"[{done}/{len(units)}] {ds.name} {label}: test BER "
+            f"{test['balanced_error_rate']:.4f} → {test['balanced_error_rate_threshold']:.4f} "
+            f"with threshold; guess {test['ber_guess_threshold']:.4f} "
+            f"({time.perf_counter() - start:.0f}s)"
+        )
     timing = opts.get("timing") or {}
     if timing.get("enabled", True):
         name = timing.get("dataset", "madelon_like")
@@ -789,15 +662,17 @@ def challenge_study(cfg) -> dict:
         ]
         for done, (n, k) in enumerate(grid, 1):
             path = root / "timing" / f"{name}__N{n}__K{k}.parquet"
-            chash = unit_hash(method, params, f"timing/{name}", seed, "fit_all", timing_extra(k))
-            if is_current(path, chash) and not force:
-                continue
-            frame = timing_cell(name, int(n), int(k), opts, seed=seed, experiment=experiment)
-            write_atomic(frame, path)
-            fit = frame.set_index("metric")["value"]["fit_time"]
-            _log(
-                cfg,
-                f"[timing {done}/{len(grid)}] N={n} K={frame['n_features'].iloc[0]}: {fit:.1f}s",
+            frame, computed = run_unit(
+                path,
+                timing_hash(name, int(k), opts, seed),
+                functools.partial(
+                    timing_cell, name, int(n), int(k), opts, seed=seed, experiment=experiment
+                ),
+                force=options["force"],
             )
             written.append(str(path))
+            if computed:
+                fit = frame.set_index("metric")["value"]["fit_time"]
+                k_total = frame["n_features"].iloc[0]
+                log(f"[timing {done}/{len(grid)}] N={n} K={k_total}: {fit:.1f}s")
     return {"written": written, "missing": missing}

@@ -1,0 +1,34 @@
+"""What every task function reads from its composed configuration, and how it reports progress."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+
+def section(cfg, key: str) -> dict:
+    """The plain ``dict`` of a configuration section (``{}`` when absent)."""
+    node = cfg.get(key) if hasattr(cfg, "get") else None
+    if node is None:
+        return {}
+    return OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else dict(node)
+
+
+def results_root(cfg) -> Path:
+    """``<results_dir>/<experiment_name>``: where a task writes its records."""
+    return Path(str(cfg.results_dir)) / str(cfg.experiment_name)
+
+
+def run_options(cfg) -> dict:
+    """The runner's options of a task: ``n_jobs``, ``force``, ``progress``."""
+    return {
+        "n_jobs": int(cfg.get("n_jobs", 1)),
+        "force": bool(cfg.get("force", False)),
+        "progress": bool(cfg.get("progress", True)),
+    }
+
+
+def log(message: str) -> None:
+    """One line per finished unit (done / total, elapsed, ETA) and every notice."""
+    print(message, flush=True)
