@@ -260,10 +260,15 @@ def plot_fig3(mean: pd.DataFrame, out_dir) -> list[Path]:
         if len(sub):
             ax.legend(fontsize=7, ncol=2)
     fig.suptitle("BMA-NB: effect of Γ (wu2015 Fig. 3, reproduced)")
+    return save_with_means(fig, mean, out_dir, "fig3")
+
+
+def save_with_means(fig, mean: pd.DataFrame, out_dir, name: str) -> list[Path]:
+    """``name``.png and .pdf of the figure (closed) and ``name``.csv of its plotted means."""
     fig.tight_layout()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / "fig3.png", out_dir / "fig3.pdf", out_dir / "fig3.csv"]
+    paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf", out_dir / f"{name}.csv"]
     for path in paths[:2]:
         fig.savefig(path, dpi=150)
     plt.close(fig)
@@ -316,12 +321,4 @@ def fig2(records, out_dir, report_cfg) -> list[Path]:
             ax.legend(fontsize=8)
     runs = int(mean["runs"].max()) if len(mean) else 0
     fig.suptitle(f"wu2015 Fig. 2 — {' / '.join(tasks)} — mean over {runs} run(s)")
-    fig.tight_layout()
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / "fig2.png", out_dir / "fig2.pdf", out_dir / "fig2.csv"]
-    for path in paths[:2]:
-        fig.savefig(path, dpi=150)
-    plt.close(fig)
-    mean.to_csv(paths[2], index=False)
-    return paths
+    return save_with_means(fig, mean, out_dir, "fig2")
