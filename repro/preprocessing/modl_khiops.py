@@ -616,7 +616,7 @@ def group_values(
     if 2**g_max == n:
         g_max -= 1
     p_max = int((freqs >= 2).sum()) + int((freqs < 2).any())
-    best = (np.inf, None, None, None)
+    best = (np.inf, None, None, None, None)
     prev_p, current, last_explored = 0, -1, -1
     explored = []
     for g in range(1, max(g_max, 1) + 1):
@@ -640,11 +640,11 @@ def group_values(
                 value_labels = np.empty(v_all, dtype=np.int64)
                 for row, vals in enumerate(members):
                     value_labels[vals] = labels[row]
-                best = (cost, value_labels, g, catch)
+                best = (cost, value_labels, g, catch, table.shape[0])
         prev_p = p
         if is_last:
             break
-    cost, value_labels, g_best, catch = best
+    cost, value_labels, g_best, catch, v_best = best
     if last_explored != -1 and g_best > last_explored + 1:
         g = g_best - 1
         while g != last_explored:
@@ -654,12 +654,13 @@ def group_values(
                 break
             g_best, catch = g, ~kept_g
             g -= 1
-    # The reported cost is that of the partition of the *initial* values: V = all distinct
-    # values, the catch-all members counted one by one (checked against Khiops 11 reports).
+    # The reported cost is that of the granularised table that won (KWGrouperMODL::
+    # GroupPreprocessedTable keeps its GranularizedValueNumber V: the kept values plus the
+    # catch-all), at the post-optimised granularity.
     k = value_labels.max() + 1
     counts = np.zeros((k, value_counts.shape[1]))
     np.add.at(counts, value_labels, value_counts)
-    pc = grouping_partition_costs(v_all, g_best, n, attribute_cost)
+    pc = grouping_partition_costs(v_best, g_best, n, attribute_cost)
     cost = float(pc[k] + part_cost(counts).sum())
     return value_labels, g_best, cost, catch
 
