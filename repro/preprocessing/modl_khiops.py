@@ -641,7 +641,8 @@ def group_values(
                 for row, vals in enumerate(members):
                     value_labels[vals] = labels[row]
                 best = (cost, value_labels, g, catch, table.shape[0])
-        prev_p = p
+            # nPreviousPartileNumber: the partile number of the last *explored* granularity
+            prev_p = p
         if is_last:
             break
     cost, value_labels, g_best, catch, v_best = best
