@@ -4,6 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
@@ -11,7 +12,8 @@ from omegaconf import OmegaConf
 
 from repro.config import register_dataset_configs
 from repro.datasets import list_datasets
-from repro.evaluation.protocols import get_protocol
+from repro.evaluation.protocols import PROTOCOLS as PROTOCOLS_BY_NAME
+from repro.evaluation.protocols import get_protocol, make_splits
 from repro.registry import CONF_DIR, build_method, implemented_methods, method_params
 
 EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
@@ -39,10 +41,51 @@ def test_method_config_instantiates_with_its_defaults(cfg_for, method):
         assert params[key] == value, (method, key)
 
 
+#: what each protocol config must mean, written from the papers' protocols (SPEC §5): kind,
+#: folds per repetition, repetitions, test fraction of one split
+PROTOCOL_MEANING = {
+    "cv10": ("kfold", 10, 1, 0.1),
+    "cv10x30": ("kfold", 10, 30, 0.1),
+    "cv5": ("kfold", 5, 1, 0.2),
+    "holdout70": ("holdout", 1, 1, 0.3),
+    "repeated_kfold": ("kfold", 10, 3, 0.1),
+    "resample": ("holdout", 1, 20, 0.1),
+}
+
+
+def test_every_protocol_config_has_a_known_meaning():
+    assert sorted(PROTOCOL_MEANING) == PROTOCOLS
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_protocol_configs(cfg_for, protocol):
+    """The config yields the published protocol: its splits, on 100 balanced labels, are
+    folds × repetitions stratified train/test splits with the expected test size (k-fold: each
+    instance tested once per repetition); a name of the registry gives the same protocol."""
+    kind, folds, repeats, test_fraction = PROTOCOL_MEANING[protocol]
     cfg = cfg_for([f"protocol={protocol}"])
-    assert get_protocol(OmegaConf.to_container(cfg.protocol)).n_folds_total >= 1
+    p = get_protocol(OmegaConf.to_container(cfg.protocol))
+    assert (p.name, p.kind, p.n_repeats, p.n_folds_total) == (
+        protocol,
+        kind,
+        repeats,
+        folds * repeats,
+    )
+    y = np.repeat([0, 1], 50)
+    splits = make_splits(p, y, seed=0)
+    assert [(s.repetition, s.fold) for s in splits] == [
+        (r, f) for r in range(repeats) for f in range(folds)
+    ]
+    for s in splits:
+        assert s.test.size == round(test_fraction * y.size) and s.train.size + s.test.size == 100
+        assert np.intersect1d(s.train, s.test).size == 0
+        assert np.bincount(y[s.test]).tolist() == [s.test.size // 2] * 2  # stratified
+    if kind == "kfold":
+        for r in range(repeats):
+            tested = np.concatenate([s.test for s in splits if s.repetition == r])
+            assert np.sort(tested).tolist() == list(range(100))
+    if protocol in PROTOCOLS_BY_NAME:
+        assert PROTOCOLS_BY_NAME[protocol].identity() == p.identity()
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)

@@ -68,6 +68,12 @@ def test_evaluate_records_schema_and_values():
     err = rec.query("split == 'test' and metric == 'error'")["value"].to_numpy()
     np.testing.assert_allclose(err, 1 - test_acc["value"].to_numpy())
     assert (rec.query("metric == 'n_selected'")["value"] == 2).all()
+    # CR = 1 − ILF/ILF_0; balanced classes, stratified folds: training priors 1/3, ILF_0 = ln 3;
+    # ILF > 0 (no probability reaches 1 exactly on overlapping Gaussians), so CR < 1
+    ilf = rec.query("split == 'test' and metric == 'ilf'")["value"].to_numpy()
+    cr = rec.query("split == 'test' and metric == 'compression_rate'")["value"].to_numpy()
+    assert cr.size == 5 and (ilf > 0).all() and (cr < 1).all()
+    np.testing.assert_allclose(cr, 1 - ilf / np.log(3), rtol=1e-12)
 
 
 def test_same_folds_for_every_method_and_parallel_equals_serial():

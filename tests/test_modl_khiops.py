@@ -141,15 +141,25 @@ def test_grouper_khiops_default_group_and_missing():
     assert codes[0] != codes[1]
 
 
-def test_discretizer_khiops_missing_first():
+@pytest.mark.parametrize("missing_class", [0, 1])
+def test_discretizer_khiops_missing_first(missing_class):
+    """Missing values sort first (below every number): with the class of the negative values
+    they join the first interval (one cut near 0, no −inf bound); with the other class they
+    form an interval of their own, bounded by −inf, before the negative and positive ones."""
     rng = np.random.default_rng(0)
     x = rng.normal(size=300)
     y = (x > 0).astype(int)
     x[:40] = np.nan
-    y[:40] = 0
+    y[:40] = missing_class
     d = MODLDiscretizer("khiops").fit(x, y)
-    assert d.informative_ and np.isneginf(d.bounds_[0]) or d.bounds_.size >= 1
-    assert d.transform(np.array([np.nan]))[0] == 0
+    assert d.informative_
+    probe = np.array([np.nan, -2.0, -0.5, 0.5, 2.0])
+    if missing_class == 0:
+        assert d.bounds_.size == 1 and abs(d.bounds_[0]) < 0.05
+        assert d.transform(probe).tolist() == [0, 0, 0, 1, 1]
+    else:
+        assert d.bounds_.size == 2 and np.isneginf(d.bounds_[0]) and abs(d.bounds_[1]) < 0.05
+        assert d.transform(probe).tolist() == [0, 1, 1, 2, 2]
 
 
 def test_compiled_helpers_match_reference():

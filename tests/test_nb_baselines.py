@@ -190,3 +190,23 @@ def test_encoder_gives_the_same_codes_for_categorical_and_object_columns():
     expected = np.array([2.0, np.nan, UNSEEN, 0.0])
     np.testing.assert_array_equal(enc.transform(as_object)[:, 0], expected)
     np.testing.assert_array_equal(enc.transform(as_cat)[:, 0], expected)
+
+
+def test_modl_nb_probabilities_by_hand():
+    """``nb`` on one nominal variable that MODL keeps as two groups: P(y | x) from the
+    m-estimate of boulle2007 §2.1 computed by hand (I = J = 2, m = J/N)."""
+    x = ["a"] * 20 + ["b"] * 20
+    y = [0] * 18 + [1] * 2 + [0] * 3 + [1] * 17
+    X = pd.DataFrame({"v": pd.Categorical(x)})
+    model = make_method("nb").fit(X, y)
+    assert model.variables_[0].n_parts_ == 2 and model.weights_.tolist() == [1.0]
+    n, m = 40, 2 / 40
+    counts = np.array([[18, 2], [3, 17]])  # parts a, b × classes 0, 1
+    class_counts = counts.sum(axis=0)
+    cond = (counts + m / 2) / (class_counts + m)  # P(part | class), p = 1/I
+    joint = class_counts / n * cond  # P(y) P(x | y), rows: x = a, b
+    expected = joint / joint.sum(axis=1, keepdims=True)
+    proba = model.predict_proba(pd.DataFrame({"v": pd.Categorical(["a", "b"])}))
+    np.testing.assert_allclose(proba, expected, rtol=1e-12)
+    # 0.525·18.025/21.05 against 0.475·2.025/19.05
+    assert expected[0, 0] == pytest.approx(0.899025, abs=1e-6)

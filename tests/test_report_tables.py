@@ -4,7 +4,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.report.reproduction import compare_reported, write_reproduction
+from repro.report.generate import standin_caveat
+from repro.report.reproduction import (
+    compare_reported,
+    rank_agreement,
+    summarize,
+    write_reproduction,
+)
 from repro.report.tables import comparison_table, latex_escape, to_latex, to_markdown
 
 
@@ -74,7 +80,57 @@ def test_compare_reported_and_reproduction_file(tmp_path):
     assert comp.loc[("a", "mean", "accuracy"), "note"] == "over 2 data sets"
     path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", ["d3"], {"d3": "x"})
     text = path.read_text()
-    assert "5 of 7 published numbers reproduced" in text and "## Table 1" in text
+    assert "5 of 7 published numbers compared" in text and "## Table 1" in text
+    assert "reproduced;" not in text  # compared, never claimed "reproduced"
+    # by kind, by hand: means a 0.8075 − 0.8 and b 0.75 − 0.7 (a's auc not run), both within the
+    # published spread 0.8 − 0.7 = 0.1; rank b 1.75 − 2; wins b 1 − 1; data set d1 0.915 − 0.9
+    lines = text.splitlines()
+    assert lines[2].startswith("5 of 7 published numbers compared")
+    assert "- means: 2 of 3 compared; median |difference| 0.02" in text  # (0.0075 + 0.05) / 2
+    assert "max 0.0500; 2 of 2 within the paper's own spread" in text
+    means = summarize(comp.reset_index()).set_index("kind").loc["means"]
+    assert means["median_abs_difference"] == pytest.approx((0.0075 + 0.05) / 2)
+    assert "- average ranks: 1 of 1 compared; median |difference| 0.2500, max 0.2500." in text
+    assert "- W/L counts: 1 of 1 compared; median |difference| 0.0000, max 0.0000; 1 equal." in text
+    assert "- per-data-set values: 1 of 2 compared; median |difference| 0.0150" in text
+    path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", caveat="Stand-ins.")
+    assert path.read_text().splitlines()[2] == "**Stand-ins.**"  # the caveat comes first
+
+
+def test_summary_by_kind_spread_and_rank_order_by_hand():
+    rows = [  # (method, dataset, published, reproduced)
+        ("a", "mean", 0.80, 0.85),  # |d| 0.05 ≤ spread 0.80 − 0.70 = 0.10
+        ("b", "mean", 0.75, 0.60),  # |d| 0.15 > 0.10
+        ("c", "mean", 0.70, 0.71),
+        ("a", "rank", 1.0, 1.5),
+        ("b", "rank", 2.0, 1.2),
+        ("c", "rank", 3.0, 3.3),
+        ("b", "wins", 4, 4),
+        ("c", "wins", 2, 5),
+        ("c", "losses", 1, np.nan),
+    ]
+    comp = pd.DataFrame(rows, columns=["method", "dataset", "published", "reproduced"])
+    comp = comp.assign(table="T", metric="accuracy", difference=comp.reproduced - comp.published)
+    summary = summarize(comp).set_index("kind")
+    assert summary.index.tolist() == ["means", "average ranks", "W/L counts"]
+    assert summary.loc["means", "within"] == 2
+    assert summary.loc["means", "median_abs_difference"] == pytest.approx(0.05)
+    assert summary.loc["average ranks", "max_abs_difference"] == pytest.approx(0.8)
+    w = summary.loc["W/L counts"]
+    assert (w["published"], w["compared"], w["within"], w["max_abs_difference"]) == (3, 2, 1, 3)
+    # reproduced ranks order b, a, c against published a, b, c: ρ = 1 − 6·(1 + 1)/(3·8) = 0.5
+    agreement = rank_agreement(comp)
+    assert agreement["spearman"].tolist() == pytest.approx([0.5])
+
+
+def test_standin_caveat_names_the_replaced_sets():
+    cfg = {
+        "table4": {"challenge_sets": list("abcdefghij"), "standins": {"s1": {}, "s2": {}}},
+        "report": {"title": "x"},
+    }
+    text = standin_caveat(cfg)
+    assert text.startswith("2 stand-ins (s1, s2, generated offline) replace the paper's 10")
+    assert standin_caveat({"table3": {"methods": ["a"]}}) is None
 
 
 def test_markdown_keeps_integer_columns_integer():

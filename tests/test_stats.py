@@ -28,6 +28,7 @@ from scipy import stats  # noqa: E402
 
 from repro.stats import (  # noqa: E402  (the public API, as users import it)
     CORRECTIONS,
+    RANK_RTOL,
     adjust_pairwise,
     average_ranks,
     cd_cliques,
@@ -41,6 +42,7 @@ from repro.stats import (  # noqa: E402  (the public API, as users import it)
     posthoc,
     rank_table,
     significance_heatmap,
+    tie_values,
     wilcoxon_pairs,
     ztest_pvalues,
 )
@@ -185,6 +187,31 @@ def test_ranks_with_ties():
     )
     with pytest.raises(ValueError, match="missing or non-finite"):
         average_ranks(SMALL.assign(A=[0.9, np.nan, 0.9, 0.9]))
+
+
+def test_summation_noise_is_a_tie():
+    """Two methods whose means differ by 1e-16 (the same folds summed in another order) tie.
+
+    By hand, on d1: A = 0.8 + 1e-16 (one ulp above 0.8 is 0.8 + 1.1e-16), B = 0.8, C = 0.7,
+    so A and B share ranks 1 and 2 → 1.5, 1.5, 3; on d2: B = 0.9 > A = 0.8 > C = 0.6 → 2, 1, 3.
+    Average ranks A = (1.5 + 2)/2 = 1.75, B = (1.5 + 1)/2 = 1.25, C = 3 (without the tolerance
+    A would get 1.5 and B 1.5).
+    """
+    a = sum([0.1] * 8)  # 0.7999999999999999, not 0.8: summation noise
+    assert a != 0.8 and abs(a - 0.8) < 2e-16
+    table = pd.DataFrame({"A": [0.8, 0.8], "B": [a, 0.9], "C": [0.7, 0.6]}, index=["d1", "d2"])
+    assert rank_table(table).loc["d1"].tolist() == [1.5, 1.5, 3.0]
+    assert average_ranks(table).tolist() == [1.75, 1.25, 3.0]
+    assert average_ranks(table, higher_is_better=False).tolist() == [2.25, 2.75, 1.0]
+    assert average_ranks(table, rtol=0.0).tolist() == [1.5, 1.5, 3.0]  # the noise decides
+    # Friedman from the tied ranks: 12·2/(3·4)·(1.75² + 1.25² + 3² − 3·16/4) = 2·1.625 = 3.25
+    assert friedman(table)["chi2"] == pytest.approx(3.25)
+    # Wilcoxon sees a zero difference, not a win of A
+    pair = wilcoxon_pairs(table).iloc[0]
+    assert (pair["n_nonzero"], pair["a_better"], pair["b_better"]) == (1, 0, 1)
+    # a real difference of 1e-9 (≫ RANK_RTOL) is not a tie; tie_values keeps the group's anchor
+    assert RANK_RTOL == 1e-12
+    np.testing.assert_array_equal(tie_values([0.5, 0.5 + 1e-9, a, 0.8]), [0.5, 0.5 + 1e-9, a, a])
 
 
 def test_friedman_hand_values():

@@ -17,6 +17,12 @@ its config ``conf/experiment/NAME.yaml``::
         - {metric: auc, correction: bergmann}
       substitutions: {madelon: madelon_like (generated stand-in)}
       not_offline: [hepatitis]          # the paper's data sets that are not available here
+      caveat: "..."                     # first sentence of REPRODUCTION.md (optional)
+
+Without ``report.caveat``, an experiment section of the config that lists both the paper's
+``challenge_sets`` and the offline ``standins`` (boulle2007_table4) gets the caveat
+"N stand-ins replace the paper's M ... sets" (:func:`standin_caveat`), so the comparison of its
+aggregates is never read as one over the paper's data.
 
 Records are read from ``<results_dir>/<experiment_name>/`` (``results_dir`` = ``paths.results``
 of ``conf/paths/default.yaml`` unless given) and everything is written there (or into ``out_dir``).
@@ -38,6 +44,22 @@ from repro.report.tables import comparison_table, to_latex, to_markdown
 def _load_function(spec: str):
     module, _, attr = spec.partition(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def standin_caveat(cfg) -> str | None:
+    """The caveat of an experiment whose section lists ``challenge_sets`` and ``standins``."""
+    for key, section in cfg.items():
+        if not hasattr(section, "get") or key == "report":
+            continue
+        sets, standins = section.get("challenge_sets"), section.get("standins")
+        if sets and standins:
+            return (
+                f"{len(standins)} stand-ins ({', '.join(standins)}, generated offline) replace "
+                f"the paper's {len(sets)} challenge sets ({', '.join(sets)}): the aggregates "
+                f"below are over {len(standins)} other data sets, not over the paper's "
+                f"{len(sets)}, and compare different data."
+            )
+    return None
 
 
 def generate_report(
@@ -112,6 +134,7 @@ def generate_report(
                 report.get("title", name),
                 missing_datasets=missing,
                 substitutions=report.get("substitutions"),
+                caveat=report.get("caveat") or standin_caveat(cfg),
             )
         )
     return written

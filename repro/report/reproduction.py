@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from repro.report.tables import comparison_table, to_markdown
 
@@ -96,23 +97,121 @@ def compare_reported(reported: pd.DataFrame, records: pd.DataFrame) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+#: how the opening summary groups the published numbers: aggregate rows by kind, the rest as
+#: per-data-set values
+KINDS = (
+    ("means", ("mean",)),
+    ("average ranks", ("rank",)),
+    ("W/L counts", ("wins", "losses")),
+)
+
+
+def summarize(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per kind of number (means, average ranks, W/L counts, per-data-set values): how many were
+    compared, the median and max |difference|, and how many are within the paper's own spread.
+
+    ``within``: for means, how many lie within the paper's own spread, the range (max − min)
+    of the published means of the same table and metric over the table's methods (a
+    reproduction within it is closer to the published value than the paper's methods are to one
+    another); for W/L counts (integers), the exact matches; for average ranks, None (any rank
+    lies within 1..k: :func:`rank_agreement` compares the orderings instead).
+    """
+    rows = []
+    kinds = [*KINDS, ("per-data-set values", None)]
+    aggregate = comparison["dataset"].isin(AGGREGATES)
+    for label, datasets in kinds:
+        mask = comparison["dataset"].isin(datasets) if datasets else ~aggregate
+        sub = comparison[mask]
+        if sub.empty:
+            continue
+        done = sub[sub["reproduced"].notna()]
+        diff = done["difference"].abs()
+        within = None
+        if label == "W/L counts":
+            within = int((diff == 0).sum())
+        elif label == "means":
+            spread = sub.groupby(["table", "metric"])["published"].transform(np.ptp)
+            within = int((diff <= spread.loc[done.index] + 1e-12).sum())
+        rows.append(
+            {
+                "kind": label,
+                "published": len(sub),
+                "compared": len(done),
+                "median_abs_difference": float(diff.median()) if len(done) else np.nan,
+                "max_abs_difference": float(diff.max()) if len(done) else np.nan,
+                "within": within,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def rank_agreement(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Per table and metric: Spearman's ρ between the published and reproduced average ranks of
+    the methods (1 = the same ordering), over the methods with both."""
+    rows = []
+    ranks = comparison[(comparison["dataset"] == "rank") & comparison["reproduced"].notna()]
+    for (table, metric), group in ranks.groupby(["table", "metric"], sort=False):
+        rho = (
+            float(stats.spearmanr(group["published"], group["reproduced"]).statistic)
+            if len(group) >= 3
+            else np.nan
+        )
+        rows.append({"table": table, "metric": metric, "n_methods": len(group), "spearman": rho})
+    return pd.DataFrame(rows, columns=["table", "metric", "n_methods", "spearman"])
+
+
+def _summary_lines(comparison: pd.DataFrame) -> list[str]:
+    done = comparison["reproduced"].notna()
+    if not done.any():
+        return [f"{len(comparison)} published numbers; none compared yet (no reproduced value)."]
+    lines = [
+        f"{int(done.sum())} of {len(comparison)} published numbers compared with a reproduced "
+        "value (compared, not necessarily matched), by kind:",
+        "",
+    ]
+    for row in summarize(comparison).itertuples(index=False):
+        text = (
+            f"- {row.kind}: {row.compared} of {row.published} compared; "
+            f"median |difference| {row.median_abs_difference:.4f}, "
+            f"max {row.max_abs_difference:.4f}"
+        )
+        if row.kind == "W/L counts":
+            text += f"; {int(row.within)} equal"
+        elif row.kind == "means":
+            text += (
+                f"; {int(row.within)} of {row.compared} within the paper's own spread (the "
+                "range of the published means of that metric over the table's methods)"
+            )
+        elif row.kind == "average ranks":
+            agreement = rank_agreement(comparison).dropna()
+            several = agreement["table"].nunique() > 1
+            if not agreement.empty:
+                text += "; order of the methods, Spearman ρ published vs reproduced: " + ", ".join(
+                    f"{f'{r.table} ' if several else ''}{r.metric} {r.spearman:.2f}"
+                    for r in agreement.itertuples(index=False)
+                )
+        lines.append(text + ".")
+    return lines
+
+
 def write_reproduction(
     comparison: pd.DataFrame,
     path,
     title: str,
     missing_datasets: list[str] = (),
     substitutions: dict | None = None,
+    caveat: str | None = None,
 ) -> Path:
-    """REPRODUCTION.md: published vs reproduced, differences, missing and substituted data."""
+    """REPRODUCTION.md: published vs reproduced, differences, missing and substituted data.
+
+    Opens with ``caveat`` (e.g. that stand-ins replace the paper's data sets) when given, then
+    a summary per kind of number (:func:`summarize`).
+    """
     path = Path(path)
-    done = comparison["reproduced"].notna()
     lines = [f"# Reproduction: {title}", ""]
-    lines.append(
-        f"{int(done.sum())} of {len(comparison)} published numbers reproduced; "
-        f"median |difference| {comparison.loc[done, 'difference'].abs().median():.4f}."
-        if done.any()
-        else "No published number reproduced yet."
-    )
+    if caveat:
+        lines += [f"**{caveat}**", ""]
+    lines += _summary_lines(comparison)
     lines.append("")
     if missing_datasets:
         lines += ["## Data sets missing here", "", ", ".join(sorted(missing_datasets)), ""]

@@ -19,16 +19,19 @@ from repro.stats.posthoc import (
     ztest_pvalues,
 )
 from repro.stats.tests import (
+    RANK_RTOL,
     average_ranks,
     friedman,
     metric_table,
     paired_t_wins_losses,
     rank_table,
+    tie_values,
     wilcoxon_pairs,
 )
 
 __all__ = [
     "CORRECTIONS",
+    "RANK_RTOL",
     "adjust_pairwise",
     "average_ranks",
     "cd_cliques",
@@ -42,6 +45,7 @@ __all__ = [
     "posthoc",
     "rank_table",
     "significance_heatmap",
+    "tie_values",
     "wilcoxon_pairs",
     "ztest_pvalues",
 ]

@@ -31,6 +31,7 @@ __all__ = [
     "metric_table",
     "paired_t_wins_losses",
     "rank_table",
+    "tie_values",
     "wilcoxon_pairs",
 ]
 
@@ -252,26 +253,60 @@ def _check_table(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def rank_table(table: pd.DataFrame, higher_is_better: bool = True) -> pd.DataFrame:
+#: relative tolerance below which two values of a data set's row are a tie (:func:`tie_values`,
+#: used by the ranks, Friedman, the post-hoc tests and Wilcoxon's zero differences). Means of the
+#: same fold values summed in another order differ by a few ulps (~1e-16 relative); accuracies of
+#: two methods that really differ on N ≤ 10^7 test cases differ by ≥ 1/N ≥ 1e-7, and continuous
+#: metrics (AUC, compression rate) agreeing to 12 digits are not a difference a ranking can use.
+RANK_RTOL = 1e-12
+
+
+def tie_values(values: np.ndarray, rtol: float = RANK_RTOL) -> np.ndarray:
+    """``values`` (a 1-d or 2-d array, rows independent) with near-equal values made equal.
+
+    Within a row, sorted values are grouped greedily: a value joins the current group when
+    |v − v₀| ≤ rtol · max(|v|, |v₀|), v₀ the group's smallest value, and takes the value v₀.
+    Values equal within ``rtol`` thus rank as ties instead of by their summation noise.
+    """
+    values = np.array(values, dtype=float)
+    rows = values.reshape(1, -1) if values.ndim == 1 else values
+    for row in rows:
+        order = np.argsort(row, kind="stable")
+        anchor = row[order[0]]
+        for j in order[1:]:
+            if abs(row[j] - anchor) <= rtol * max(abs(row[j]), abs(anchor)):
+                row[j] = anchor
+            else:
+                anchor = row[j]
+    return rows.reshape(values.shape)
+
+
+def rank_table(
+    table: pd.DataFrame, higher_is_better: bool = True, rtol: float = RANK_RTOL
+) -> pd.DataFrame:
     """Per-data-set ranks of the methods, rank 1 = best, ties get the average of their ranks.
 
     r_ij = rank of method j on data set i (Demšar 2006 §3.2.2), computed with
     :func:`scipy.stats.rankdata` (``method="average"``) on the values, negated when
-    ``higher_is_better``.
+    ``higher_is_better``. Values of a data set equal within the relative tolerance ``rtol``
+    (:data:`RANK_RTOL`, :func:`tie_values`) are ties: a mean accuracy that differs from another
+    by summation noise (1e-16) does not outrank it.
     """
     table = _check_table(table)
-    values = table.to_numpy(dtype=float)
+    values = tie_values(table.to_numpy(dtype=float), rtol)
     ranks = stats.rankdata(-values if higher_is_better else values, method="average", axis=1)
     return pd.DataFrame(ranks, index=table.index, columns=table.columns)
 
 
-def average_ranks(table: pd.DataFrame, higher_is_better: bool = True) -> pd.Series:
+def average_ranks(
+    table: pd.DataFrame, higher_is_better: bool = True, rtol: float = RANK_RTOL
+) -> pd.Series:
     """Average rank of each method over the data sets, R_j = (1/N) Σ_i r_ij (Demšar 2006).
 
     Ties within a data set share the average of the ranks they span; rank 1 is the best.
     Returns a Series indexed by method, in the column order of ``table``.
     """
-    avg = rank_table(table, higher_is_better).mean(axis=0)
+    avg = rank_table(table, higher_is_better, rtol).mean(axis=0)
     avg.name = "average_rank"
     return avg
 
@@ -354,7 +389,8 @@ def wilcoxon_pairs(
     ranks |d_i| and returns T = min(R⁺, R⁻) (two-sided) with the exact or normal p-value
     (``method="auto"``: exact for small N without ties/zeros). Demšar (2006, §3.1.3).
 
-    Zero differences (d_i = 0), as given by ``zero_method``:
+    Zero differences (d_i = 0, or equal within the relative :data:`RANK_RTOL`), as given by
+    ``zero_method``:
 
     - ``"wilcox"`` (default, Wilcoxon's rule): drop the zero differences before ranking;
     - ``"pratt"``: rank them with the others, then drop their ranks (Pratt 1959);
@@ -376,7 +412,9 @@ def wilcoxon_pairs(
     table = _check_table(table)
     rows = []
     for a, b in itertools.combinations(table.columns, 2):
-        d = table[a].to_numpy(float) - table[b].to_numpy(float)
+        xa, xb = table[a].to_numpy(float), table[b].to_numpy(float)
+        d = xa - xb
+        d[np.abs(d) <= RANK_RTOL * np.maximum(np.abs(xa), np.abs(xb))] = 0.0  # ties (noise)
         nonzero = int(np.count_nonzero(d))
         a_better = int(np.sum(d > 0) if higher_is_better else np.sum(d < 0))
         b_better = nonzero - a_better
