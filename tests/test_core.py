@@ -54,6 +54,26 @@ def test_weights_above_one_are_a_weighted_naive_bayes():
     np.testing.assert_allclose(model.predict_log_proba(X), expected, atol=1e-12)
 
 
+class ShrunkFixedWeights(FixedWeights):
+    """FixedWeights with the base's ``output_shrink`` parameter."""
+
+    def __init__(self, weights=(1.0, 1.0), output_shrink="none"):
+        super().__init__(weights)
+        self.output_shrink = output_shrink
+
+
+def test_base_output_shrink_by_hand():
+    """N = 6, J = 2: p̂ = (p + 0.5/14)/(1 + 0.5/7); an estimator without the parameter, or with
+    "none", returns the plain softmax."""
+    plain = FixedWeights((2.5, 0.0)).fit(X, Y).predict_proba(X)
+    np.testing.assert_array_equal(
+        ShrunkFixedWeights((2.5, 0.0), "none").fit(X, Y).predict_proba(X), plain
+    )
+    shrunk = ShrunkFixedWeights((2.5, 0.0), "khiops").fit(X, Y).predict_proba(X)
+    np.testing.assert_allclose(shrunk, (plain + 1 / 28) / (15 / 14), rtol=1e-14)
+    assert shrunk.min() >= (1 / 28) / (15 / 14) and np.allclose(shrunk.sum(axis=1), 1)
+
+
 @pytest.mark.parametrize("weights", [(-0.5, 1.0), (np.nan, 1.0), (np.inf, 0.0), (1.0,)])
 def test_invalid_weights_are_refused(weights):
     with pytest.raises(RuntimeError, match="invalid weights"):

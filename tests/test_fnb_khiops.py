@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_iris
+from sklearn.datasets import load_breast_cancer, load_iris
 
 from repro.experiments.khiops_agreement import split
 from repro.methods.fractional import KhiopsFractionalNaiveBayes, ParkMillerRandom, khiops_log_table
@@ -115,3 +115,21 @@ def test_registry_configs():
 
     assert isinstance(make_method("nb"), MODLNaiveBayes)
     assert isinstance(make_method("fnb_khiops"), KhiopsFractionalNaiveBayes)
+
+
+def test_fnb_output_uses_the_base_shrink_bit_identically():
+    """fnb_khiops always applies the base's Khiops shrink (no parameter): its output is the
+    formula of KWDRNBClassifier::ComputeTargetProbs on the softmax, bit for bit."""
+    from scipy.special import logsumexp
+
+    from repro.methods.checks import check_predict_input
+
+    X, y = load_breast_cancer(return_X_y=True)
+    m = KhiopsFractionalNaiveBayes().fit(X[:300], y[:300])
+    assert "output_shrink" not in m.get_params() and m._output_shrink() == "khiops"
+    jll = m._joint_log_likelihood(check_predict_input(m, X[300:]))
+    jll -= jll.max(axis=1, keepdims=True)
+    p = np.exp(jll - logsumexp(jll, axis=1, keepdims=True))
+    n, j = 300, 2
+    expected = np.log((p + 0.5 / (j * (n + 1))) / (1 + 0.5 / (n + 1)))
+    np.testing.assert_array_equal(m.predict_log_proba(X[300:]), expected)

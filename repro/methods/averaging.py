@@ -73,7 +73,9 @@ _PARAMS_DOC = """
     keep_models : bool, default False
         Keep the search outcome (every evaluated model and its cost) as ``search_result_``,
         for the figures of the waveform study.
-    variant, algorithm, categorical_features : as :class:`repro.methods.modl_nb.MODLNaiveBayes`
+    variant, algorithm, output_shrink, m_estimate_prior, categorical_features : as
+        :class:`repro.methods.modl_nb.MODLNaiveBayes` (defaults "paper", "optimized_greedy",
+        "none", "parts")
 
     Attributes
     ----------

@@ -11,6 +11,11 @@ finite and ≥ 0: selection gives 0/1, averaging [0, 1], and WNB (vidaurre2012 e
 Training log-likelihood columns are obtained one variable at a time (:meth:`_training_columns`)
 so that selection and weighting algorithms can update an N × J score matrix in O(N·J) per
 variable, never materialising N × K × J.
+
+Output bound: the estimators with an ``output_shrink`` parameter ("none" or "khiops") may pass
+the posterior through Khiops' shrink toward uniform,
+p̂ = (p + 0.5/(J(N+1)))/(1 + 0.5/(N+1)) (:func:`repro.preprocessing.tables.khiops_output_shrink`);
+:meth:`WeightedNaiveBayes._output_shrink` says which one a fitted model applies.
 """
 
 from __future__ import annotations
@@ -22,9 +27,22 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from repro.methods.checks import check_fit_input, check_predict_input, estimator_tags
-from repro.preprocessing.tables import class_log_prior
+from repro.methods.checks import (
+    check_choice,
+    check_fit_input,
+    check_predict_input,
+    estimator_tags,
+)
+from repro.preprocessing.tables import class_log_prior, khiops_output_shrink
 from repro.preprocessing.variables import VariableModel
+
+#: values of the ``output_shrink`` parameter: no bound, or Khiops' shrink toward uniform
+OUTPUT_SHRINKS = ("none", "khiops")
+
+
+def check_output_shrink(value) -> None:
+    """``output_shrink`` must be one of :data:`OUTPUT_SHRINKS` (ValueError naming both)."""
+    check_choice("output_shrink", value, OUTPUT_SHRINKS)
 
 
 class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
@@ -67,6 +85,12 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     def _fit_weights(self, Z: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Weights w_k ≥ 0 (finite); the plain naive Bayes gives weight 1 to every variable."""
         return np.ones(Z.shape[1])
+
+    def _output_shrink(self) -> str:
+        """The output bound applied by :meth:`predict_log_proba`, one of :data:`OUTPUT_SHRINKS`:
+        the ``output_shrink`` parameter of the estimators that have one, else "none"
+        (a subclass that always bounds its output, as Khiops' FNB, returns "khiops")."""
+        return getattr(self, "output_shrink", "none")
 
     # -------------------------------------------------------------------- fit
     def fit(self, X, y):
@@ -112,7 +136,11 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "weights_")
         jll = self._joint_log_likelihood(check_predict_input(self, X))
         jll -= jll.max(axis=1, keepdims=True)  # keeps precision when scores are huge
-        return jll - logsumexp(jll, axis=1, keepdims=True)
+        log_proba = jll - logsumexp(jll, axis=1, keepdims=True)
+        if self._output_shrink() == "khiops":
+            n_train = int(self.class_count_.sum())
+            return np.log(khiops_output_shrink(np.exp(log_proba), n_train, self.classes_.size))
+        return log_proba
 
     def predict_proba(self, X) -> np.ndarray:
         return np.exp(self.predict_log_proba(X))

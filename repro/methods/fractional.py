@@ -9,7 +9,8 @@ Khiops' direct optimisation of
 
 with fast forward / fast backward passes over increments δ = 1, 1/2, …, 2^−(T−1),
 T = ⌈log2(N+1)⌉ (KHIOPS_NOTES §6). Output probabilities get Khiops' shrink
-P̂ = (p + 0.5/(J(N+1)))/(1 + 0.5/(N+1)).
+P̂ = (p + 0.5/(J(N+1)))/(1 + 0.5/(N+1)): the base's ``output_shrink`` mechanism, always "khiops"
+here (:meth:`KhiopsFractionalNaiveBayes._output_shrink`; no parameter).
 """
 
 from __future__ import annotations
@@ -17,11 +18,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
-from sklearn.utils.validation import check_is_fitted
 
 from repro.methods.base import WeightedNaiveBayes
-from repro.methods.checks import check_predict_input, check_real
+from repro.methods.checks import check_real
 from repro.methods.criteria import khiops_fnb_data_cost, khiops_fnb_prior
 from repro.methods.engine import EncodedData
 from repro.methods.modl_nb import modl_variable_model
@@ -147,14 +146,9 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         self.fit_report_["trace"] = result.trace
         return weights, result.value
 
-    def predict_log_proba(self, X):
-        check_is_fitted(self, "weights_")
-        jll = self._joint_log_likelihood(check_predict_input(self, X))
-        jll -= jll.max(axis=1, keepdims=True)
-        p = np.exp(jll - logsumexp(jll, axis=1, keepdims=True))
-        n, j = self.n_train_, self.classes_.size
-        p = (p + 0.5 / (j * (n + 1))) / (1 + 0.5 / (n + 1))
-        return np.log(p)
+    def _output_shrink(self):
+        """Always Khiops' output shrink (``KWDRNBClassifier::ComputeTargetProbs``)."""
+        return "khiops"
 
 
 class KhiopsFNBObjective:

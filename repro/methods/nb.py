@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
-from repro.methods.base import WeightedNaiveBayes
+from repro.methods.base import WeightedNaiveBayes, check_output_shrink
 from repro.methods.checks import check_choice, check_int, check_real
-from repro.preprocessing.tables import class_log_prior, m_estimate_log_table
+from repro.preprocessing.tables import M_ESTIMATE_PRIORS, class_log_prior, m_estimate
 from repro.preprocessing.variables import (
     CategoryPartition,
     EqualFrequencyPartition,
@@ -85,13 +85,39 @@ class EqualFrequencyNaiveBayes(BinnedNaiveBayes):
     as they are; missing values form a part of their own when the training data have some.
     Conditional probabilities are the m-estimate of boulle2007 §2.1
     (:func:`repro.preprocessing.tables.m_estimate_log_table`).
+
+    Parameters
+    ----------
+    n_bins : int, default 10
+    output_shrink : {"none", "khiops"}, default "none"
+        Khiops' output shrink, as :class:`repro.methods.modl_nb.MODLNaiveBayes` (where the
+        default is explained: the paper does not support "khiops").
+    m_estimate_prior : {"parts", "classes"}, default "parts"
+        p = 1/I or 1/J in the m-estimate, as :class:`repro.methods.modl_nb.MODLNaiveBayes`.
+    categorical_features : "auto" or mask/indices/names
     """
+
+    def __init__(
+        self,
+        n_bins=10,
+        output_shrink="none",
+        m_estimate_prior="parts",
+        categorical_features="auto",
+    ):
+        super().__init__(n_bins, categorical_features)
+        self.output_shrink = output_shrink
+        self.m_estimate_prior = m_estimate_prior
+
+    def _check_params(self):
+        super()._check_params()
+        check_output_shrink(self.output_shrink)
+        check_choice("m_estimate_prior", self.m_estimate_prior, M_ESTIMATE_PRIORS)
 
     def _make_variable_model(self, k, nominal, n_categories):
         partition = (
             CategoryPartition(n_categories) if nominal else EqualFrequencyPartition(self.n_bins)
         )
-        return PartitionModel(partition, m_estimate_log_table, missing="part")
+        return PartitionModel(partition, m_estimate(self.m_estimate_prior), missing="part")
 
 
 class EqualWidthNaiveBayes(BinnedNaiveBayes):

@@ -72,9 +72,11 @@ class GreedySelectiveNaiveBayes(SelectiveNaiveBayes):
         search="greedy",
         variant="paper",
         algorithm="optimized_greedy",
+        output_shrink="none",
+        m_estimate_prior="parts",
         categorical_features="auto",
     ):
-        super().__init__(variant, algorithm, categorical_features)
+        super().__init__(variant, algorithm, output_shrink, m_estimate_prior, categorical_features)
         self.stopping = stopping
         self.search = search
 
@@ -122,7 +124,9 @@ class ACCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
         "exhaustive": the best training accuracy over all 2^K subsets of the informative
         variables (K ≤ 24), as in the waveform study of boulle2007 §5.3
         (:func:`exhaustive_criterion`); ``stopping`` is then unused.
-    variant, algorithm, categorical_features : as :class:`repro.methods.modl_nb.MODLNaiveBayes`
+    variant, algorithm, output_shrink, m_estimate_prior, categorical_features : as
+        :class:`repro.methods.modl_nb.MODLNaiveBayes` (defaults "paper", "optimized_greedy",
+        "none", "parts")
 
     Attributes
     ----------
@@ -145,7 +149,9 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
     stopping : {"no_rise", "no_decrease"}, default "no_rise"
     search : {"greedy", "exhaustive"}, default "greedy"
         "exhaustive": the best training AUC over all 2^K subsets (K ≤ 24, boulle2007 §5.3).
-    variant, algorithm, categorical_features : as :class:`repro.methods.modl_nb.MODLNaiveBayes`
+    variant, algorithm, output_shrink, m_estimate_prior, categorical_features : as
+        :class:`repro.methods.modl_nb.MODLNaiveBayes` (defaults "paper", "optimized_greedy",
+        "none", "parts")
     """
 
     _criterion = "auc"
@@ -156,9 +162,19 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
         search="greedy",
         variant="paper",
         algorithm="optimized_greedy",
+        output_shrink="none",
+        m_estimate_prior="parts",
         categorical_features="auto",
     ):
-        super().__init__(stopping, search, variant, algorithm, categorical_features)
+        super().__init__(
+            stopping,
+            search,
+            variant,
+            algorithm,
+            output_shrink,
+            m_estimate_prior,
+            categorical_features,
+        )
 
 
 class MAPSearchNaiveBayes(SelectiveNaiveBayes):
@@ -176,6 +192,8 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
         keep_models=False,
         variant="paper",
         algorithm="optimized_greedy",
+        output_shrink="none",
+        m_estimate_prior="parts",
         categorical_features="auto",
     ):
         self.search = search
@@ -184,7 +202,7 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
         self.prior_variables = prior_variables
         self.random_state = random_state
         self.keep_models = keep_models
-        super().__init__(variant, algorithm, categorical_features)
+        super().__init__(variant, algorithm, output_shrink, m_estimate_prior, categorical_features)
 
     def _check_params(self):
         super()._check_params()
@@ -246,7 +264,9 @@ class MAPSelectiveNaiveBayes(MAPSearchNaiveBayes):
     random_state : int, Generator or None, default 0
     keep_models : bool, default False
         Keep the search outcome, with every evaluated model and its cost, as ``search_result_``.
-    variant, algorithm, categorical_features : as :class:`repro.methods.modl_nb.MODLNaiveBayes`
+    variant, algorithm, output_shrink, m_estimate_prior, categorical_features : as
+        :class:`repro.methods.modl_nb.MODLNaiveBayes` (defaults "paper", "optimized_greedy",
+        "none", "parts")
 
     Attributes
     ----------
