@@ -12,13 +12,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_module(module: str, *args: str, env: dict | None = None, timeout: float = 120):
-    """``python -m module args`` in a subprocess run from the checkout (importable through
-    ``PYTHONPATH``, matplotlib without display), ``env`` added to this process' environment."""
+def run_module(
+    module: str, *args: str, env: dict | None = None, timeout: float = 120, cwd: Path = ROOT
+):
+    """``python -m module args`` in a subprocess run from ``cwd`` (default the checkout; the
+    package importable through ``PYTHONPATH``, matplotlib without display), ``env`` added to this
+    process' environment."""
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", module, *args],
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,

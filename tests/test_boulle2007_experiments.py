@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 
@@ -207,37 +208,14 @@ def test_table4_study_tiny(tmp_path):
 
 
 @pytest.mark.slow
-def test_full_waveform_study(tmp_path):
-    """The paper's setting: 5000 rows, all 2^19 subsets (about 25 min on one core)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=boulle2007_waveform",
-         f"results_dir={tmp_path}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=7200,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    art = read_records(tmp_path / "boulle2007_waveform" / "artefacts")
-    summary = art[art["artefact"] == "summary"].set_index("key")["value"]
-    assert summary["n_candidates"] == 19  # V1 and V21 uninformative, as in the paper
-    rec = read_records(tmp_path / "boulle2007_waveform" / "waveform")
-    ilf = rec.query("split == 'test' and metric == 'ilf'").set_index("method")["value"]
-    assert ilf.idxmin() == "snb_cma"
-
-
-@pytest.mark.slow
 def test_full_challenge_study(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=boulle2007_challenge",
-         f"results_dir={tmp_path}", "n_jobs=2"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=14400,
-    )  # fmt: skip
+    proc = run_module("repro", "experiment=boulle2007_challenge", f"results_dir={tmp_path}",
+                      "n_jobs=2", cwd=tmp_path, timeout=14400)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
 
 
 @pytest.mark.slow
 def test_full_table4_study(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=boulle2007_table4",
-         f"results_dir={tmp_path}", "n_jobs=2", "progress=false"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=6 * 3600,
-    )  # fmt: skip
+    proc = run_module("repro", "experiment=boulle2007_table4", f"results_dir={tmp_path}",
+                      "n_jobs=2", "progress=false", cwd=tmp_path, timeout=6 * 3600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
 
 from repro.config import compose, experiment_config
 from repro.evaluation.runner import make_cell, run_cell
@@ -227,11 +228,8 @@ def test_rerunning_a_committed_sweep_recomputes_nothing(tmp_path):
 @pytest.mark.slow
 def test_waveform_exhaustive_study(tmp_path):
     """The whole waveform study, all 2^19 subsets (about 25 min on one core)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=boulle2007_waveform",
-         f"results_dir={tmp_path}", "progress=false"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=7200,
-    )  # fmt: skip
+    proc = run_module("repro", "experiment=boulle2007_waveform", f"results_dir={tmp_path}",
+                      "progress=false", cwd=tmp_path, timeout=7200)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     root, old = tmp_path / "boulle2007_waveform", RESULTS / "boulle2007_waveform"
     names = [Path("waveform") / f"{m}.parquet" for m in WAVEFORM]

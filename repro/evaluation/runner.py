@@ -19,6 +19,7 @@ Work that is not a CV cell (a challenge entry, a timing point, one Khiops-agreem
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shutil
@@ -110,9 +111,10 @@ class Cell:
             if not self.splits:
                 raise ValueError("explicit splits must not be empty")
 
-    @property
+    @functools.cached_property
     def hash(self) -> str:
-        """Configuration hash: what the stored file was computed with."""
+        """Configuration hash: what the stored file was computed with (computed once: explicit
+        splits are digested index by index)."""
         hashed = dict(self.context)
         if self.splits is not None:
             hashed["splits"] = splits_digest(self.splits)
