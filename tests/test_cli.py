@@ -141,4 +141,6 @@ def test_khiops_agreement_experiment_and_its_table(tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = (results / "khiops_agreement" / "agreement.md").read_text()
     assert text.startswith("# fnb_khiops vs Khiops 11")
-    assert "| wine | 124 | 13 | 13 | True | 13 |" in text
+    # n_train, variables, nominal, informative, same_informative, partitions, counts, Levels
+    assert "| wine | 124 | 13 | 0 | 13 | True | 13 | 13 | 13 |" in text
+    assert "Totals over 1 data sets and 13 variables (0 nominal): partitions identical 13," in text

@@ -653,3 +653,15 @@ def test_cli_errors_exit_2(python_m):
     bad = python_m("repro.datasets", "frobnicate")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
     assert python_m("repro.datasets").returncode == 2
+
+
+def test_khiops_agreement_covers_every_nominal_data_set():
+    """issue 11 §1: the Khiops agreement table lists every bundled data set with a nominal input
+    (found by reading the data folder) and the yaml runs them all."""
+    from repro.config import experiment_config
+    from repro.experiments import khiops_agreement as ka
+
+    assert ka.nominal_datasets() == sorted(ka.NOMINAL_DATASETS)
+    assert "census_income_kdd" in ka.NOMINAL_DATASETS and "iris" not in ka.NOMINAL_DATASETS
+    cfg = experiment_config("khiops_agreement")
+    assert cfg["khiops_agreement"]["datasets"] == ka.DATASETS

@@ -194,3 +194,30 @@ def test_bind_names_a_figure_function():
     assert (fig.__name__, fig.__doc__) == ("fig0", "Fig. 0: a test.")
     assert [boulle2007.fig3.__name__, boulle2007.fig8.__name__] == ["fig3", "fig8"]
     assert boulle2007.fig9.__doc__.startswith("Fig. 9:")
+
+
+def test_agreement_totals_by_hand():
+    """The agreement table's totals sentence (repro.report.figures.khiops.totals) on two rows."""
+    from repro.report.figures.khiops import totals
+
+    frame = pd.DataFrame(
+        {
+            "variables": [3, 4],
+            "nominal": [0, 2],
+            "partitions_identical": [3, 3],
+            "part_counts_identical": [3, 3],
+            "levels_identical": [3, 4],
+            "same_informative": [True, False],
+            "selected_khiops": [2, 3],
+            "selected_ours": [2, 3],
+            "weights_identical": [2, 1],
+            "max_weight_diff": [1e-11, 0.25],
+            "max_proba_diff": [2e-11, 0.125],
+        }
+    )
+    assert totals(frame) == (
+        "Totals over 2 data sets and 7 variables (2 nominal): partitions identical 6, class"
+        " counts of the parts identical 6, Levels within 1e-6 7; informative sets identical in 1"
+        " data sets; selections and weights (1e-9) identical in 1 data sets (3 of 5 variables"
+        " Khiops selects); largest |Δweight| 0.25, largest |Δprobability| 0.125."
+    )

@@ -1,9 +1,12 @@
 """Agreement of ``fnb_khiops`` with Khiops 11 (SPEC §3.3, §4.10; KHIOPS_NOTES §8).
 
 Protocol of KHIOPS_NOTES §8: stratified 70/30 split (``random_state=0``), Khiops run with
-``n_trees=0, n_pairs=0``. For each data set it compares, variable by variable, the MODL partition
-(interval bounds, or value groups restricted to the values Khiops keeps), the Level, the set of
-informative variables, the SNB weights and the test probabilities. The oracle tests
+``n_trees=0, n_pairs=0``; data sets over :data:`MAX_ROWS` rows on a seeded sample of that many rows.
+The data sets are those of the numeric agreement (:data:`NUMERIC_DATASETS`) and **every** bundled
+data set with a nominal variable (:data:`NOMINAL_DATASETS`, issue 11 §1). For each it compares,
+variable by variable, the MODL partition (interval bounds, or value groups restricted to the values
+Khiops keeps), the class counts of its parts, the Level, the set of informative variables, the SNB
+weights and the test probabilities. The oracle tests
 (``tests/test_khiops_oracle.py``) assert on these comparisons; :func:`agreement_study` (``python
 -m repro experiment=khiops_agreement``) writes one record unit per data set, from which ``python
 -m repro.report experiment=khiops_agreement`` writes the table (:mod:`repro.report.figures.khiops`).
@@ -30,16 +33,47 @@ from repro.evaluation.runner import run_unit
 from repro.experiments.common import log, results_root, run_options, section
 from repro.methods.khiops_peer import khiops_snb_weights
 
-DATASETS = ["waveform", "breast_cancer", "wine", "pima", "vehicle", "tic_tac_toe", "mushroom"]
+#: data sets with numeric variables only (the first agreement table)
+NUMERIC_DATASETS = ["waveform", "breast_cancer", "wine", "pima", "vehicle"]
+#: every bundled data set with at least one nominal input variable (tested against the data folder)
+NOMINAL_DATASETS = [
+    "tic_tac_toe",
+    "mushroom",
+    "abalone19",
+    "adult",
+    "australian",
+    "autos",
+    "breast_cancer_ljubljana",
+    "census_income_kdd",
+    "crx",
+    "dna",
+    "german",
+    "heart_statlog",
+    "labor",
+    "lymph_binary",
+    "soybean",
+    "vote",
+    "vowel",
+    "zoo",
+]
+DATASETS = NUMERIC_DATASETS + NOMINAL_DATASETS
+#: larger data sets are compared on a seeded sample of this many rows
+MAX_ROWS = 6000
+SAMPLE_SEED = 0
 WEIGHT_TOL = 1e-9
+#: Khiops prints Levels with 6 significant digits (all Levels are below 1)
+LEVEL_TOL = 1e-6
 PROBA_TOL = 1e-9
 METHOD = "fnb_khiops"
 PROTOCOL = "khiops_split70"
 #: the numbers of :func:`compare` stored as ``split = "agreement"`` records
 AGREEMENT_METRICS = (
+    "nominal_variables",
     "informative",
     "same_informative",
     "partitions_identical",
+    "part_counts_identical",
+    "levels_identical",
     "max_level_diff",
     "selected_khiops",
     "selected_ours",
@@ -63,8 +97,23 @@ def waveform(n: int = 5000) -> tuple[pd.DataFrame, pd.Series]:
     return pd.DataFrame(X, columns=[f"x{k}" for k in range(1, 22)]), pd.Series(y)
 
 
+def nominal_datasets() -> list[str]:
+    """Bundled data sets (the data folder) with at least one nominal (non-numeric) input."""
+    names = []
+    for path in sorted(resolve_data_dir().glob("*.parquet")):
+        df = pd.read_parquet(path)
+        if any(not pd.api.types.is_numeric_dtype(df[c]) for c in df.columns if c != "class"):
+            names.append(path.stem)
+    return names
+
+
+def nominal_columns(X: pd.DataFrame) -> list[str]:
+    return [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
+
+
 def load(name: str) -> tuple[pd.DataFrame, pd.Series]:
-    """A data set of the oracle protocol: nominal columns as string categories, labels as str."""
+    """A data set of the oracle protocol: nominal columns as string categories, labels as str;
+    over :data:`MAX_ROWS` rows, the seeded sample ``df.sample(MAX_ROWS, random_state=0)``."""
     if name == "waveform":
         X, y = waveform()
     elif name == "wine":
@@ -73,6 +122,8 @@ def load(name: str) -> tuple[pd.DataFrame, pd.Series]:
         X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     else:
         df = pd.read_parquet(resolve_data_dir() / f"{name}.parquet")
+        if len(df) > MAX_ROWS:
+            df = df.sample(n=MAX_ROWS, random_state=SAMPLE_SEED)
         y = df.pop("class")
         X = df
     X = X.copy()
@@ -83,20 +134,39 @@ def load(name: str) -> tuple[pd.DataFrame, pd.Series]:
 
 
 def split(name: str):
-    """``train_test_split(test_size=0.3, stratify=y, random_state=0)`` of :func:`load`."""
+    """``train_test_split(test_size=0.3, stratify=y, random_state=0)`` of :func:`load`
+    (unstratified when a class has a single row)."""
     X, y = load(name)
-    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    stratify = y if y.value_counts().min() >= 2 else None
+    return train_test_split(X, y, test_size=0.3, stratify=stratify, random_state=0)
 
 
 def khiops_partition(variable_statistics):
-    """Khiops' partition of one variable: upper bounds of the intervals but the last, or the
-    sorted value groups (the catch-all ``" * "`` dropped); ``None`` if uninformative."""
+    """Khiops' partition of one variable: upper bounds of the intervals but the last (``-inf``
+    for the interval of the missing values), or the sorted value groups (the catch-all ``" * "``
+    dropped; the missing value is Khiops' empty string); ``None`` if uninformative."""
     if variable_statistics.data_grid is None:
         return None
     dim = variable_statistics.data_grid.dimensions[0]
     if dim.partition_type == "Intervals":
-        return [p.upper_bound for p in dim.partition[:-1]]
+        return [-np.inf if p.is_missing else p.upper_bound for p in dim.partition[:-1]]
     return sorted(sorted(str(v) for v in p.values if v != " * ") for p in dim.partition)
+
+
+def khiops_part_counts(variable_statistics, y: pd.Series, classes) -> list[tuple[int, ...]]:
+    """Class counts of the parts of Khiops' partition of one variable (columns in the order of
+    ``classes``), sorted; the single part of the class totals of ``y`` if uninformative."""
+    grid = variable_statistics.data_grid
+    if grid is None:
+        return [tuple(int(v) for v in y.value_counts().reindex(classes, fill_value=0))]
+    target = [str(p.value) for p in grid.dimensions[1].partition]
+    cols = [target.index(str(k)) for k in classes]
+    return sorted(tuple(int(row[j]) for j in cols) for row in grid.part_target_frequencies)
+
+
+def part_counts(modl) -> list[tuple[int, ...]]:
+    """The same view of a fitted MODL discretizer or grouper (``counts_``)."""
+    return sorted(tuple(int(v) for v in row) for row in modl.counts_)
 
 
 def our_partition(model, k: int):
@@ -106,7 +176,7 @@ def our_partition(model, k: int):
         return None
     if hasattr(modl, "bounds_"):
         return modl.bounds_.tolist()
-    return sorted(sorted(str(v) for v in g) for g in modl.groups_)
+    return sorted(sorted("" if pd.isna(v) else str(v) for v in g) for g in modl.groups_)
 
 
 def same_partition(theirs, mine) -> bool:
@@ -138,6 +208,7 @@ def fit_both(name: str) -> dict:
     return dict(
         name=name,
         Xtr=Xtr,
+        ytr=ytr,
         Xte=Xte,
         vars={c: prep.get_variable_statistics(c) for c in Xtr.columns},
         weights=khiops_snb_weights(clf, Xtr.columns),
@@ -155,6 +226,12 @@ def compare(run: dict) -> dict:
         c: same_partition(khiops_partition(run["vars"][c]), our_partition(ours, k))
         for k, c in enumerate(cols)
     }
+    classes = [str(c) for c in ours.classes_]
+    counts = {
+        c: khiops_part_counts(run["vars"][c], run["ytr"], classes)
+        == part_counts(ours.variables_[k].partition.modl_)
+        for k, c in enumerate(cols)
+    }
     level_diff = {c: abs(ours.levels_[k] - run["vars"][c].level) for k, c in enumerate(cols)}
     mine = {c: w for c, w in zip(cols, ours.weights_) if w > 0}
     theirs = run["weights"]
@@ -168,10 +245,15 @@ def compare(run: dict) -> dict:
         dataset=run["name"],
         n_train=len(run["Xtr"]),
         variables=len(cols),
+        nominal_variables=len(nominal_columns(run["Xtr"])),
         informative=len(informative_khiops),
         same_informative=informative_ours == informative_khiops,
         partitions_identical=sum(partitions.values()),
-        partitions_differing=[c for c, s in partitions.items() if not s],
+        part_counts_identical=sum(counts.values()),
+        levels_identical=sum(d <= LEVEL_TOL for d in level_diff.values()),
+        partitions_differing=sorted(
+            c for c in cols if not (partitions[c] and counts[c] and level_diff[c] <= LEVEL_TOL)
+        ),
         max_level_diff=max(level_diff.values()),
         selected_khiops=len(theirs),
         selected_ours=len(mine),
@@ -195,9 +277,15 @@ def khiops_version() -> str:
     return str(khiops.__version__)
 
 
+#: version of the comparison itself: a new one recomputes the stored units
+COMPARISON = 2
+
+
 def agreement_hash(name: str, version: str) -> str:
-    """Configuration hash of one data set's agreement unit (the Khiops version is part of it)."""
-    return unit_hash(METHOD, {}, name, 0, PROTOCOL, {"khiops_version": version})
+    """Configuration hash of one data set's agreement unit (the Khiops version, the sampling and
+    the comparison's version are part of it)."""
+    context = {"khiops_version": version, "max_rows": MAX_ROWS, "comparison": COMPARISON}
+    return unit_hash(METHOD, {}, name, 0, PROTOCOL, context)
 
 
 def agreement_records(name: str, *, experiment: str, version: str) -> pd.DataFrame:
