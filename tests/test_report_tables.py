@@ -221,3 +221,32 @@ def test_agreement_totals_by_hand():
         " data sets; selections and weights (1e-9) identical in 1 data sets (3 of 5 variables"
         " Khiops selects); largest |Δweight| 0.25, largest |Δprobability| 0.125."
     )
+
+
+def test_variants_side_by_side_by_hand():
+    """REPRODUCTION.md's variants section: each published number next to each stored variant;
+    per-data-set means as "a → b" (repro.report.reproduction)."""
+    from repro.report.reproduction import per_dataset_side_by_side, variants_side_by_side
+
+    keys = dict(table=["T3", "T3"], method=["nb", "nb"], dataset=["mean", "rank"])
+    a = pd.DataFrame({**keys, "metric": "cr", "published": [0.5, 2.0], "reproduced": [0.2, 1.5]})
+    b = a.assign(reproduced=[0.4, 1.0]).iloc[::-1]  # another row order: matched by key
+    out = variants_side_by_side({"no shrink": a, "shrink": b})
+    assert out["no shrink"].tolist() == [0.2, 1.5] and out["shrink"].tolist() == [0.4, 1.0]
+    assert out["published"].tolist() == [0.5, 2.0]
+
+    def records(values):
+        return pd.DataFrame(
+            {
+                "split": "test",
+                "metric": "cr",
+                "method": "nb",
+                "dataset": ["d1", "d1", "d2"],
+                "value": values,
+            }
+        )
+
+    table = per_dataset_side_by_side(
+        {"x": records([0.1, 0.3, -1.0]), "y": records([0.2, 0.4, 0.5])}, "cr"
+    )
+    assert table.loc["d1", "nb"] == "0.200 → 0.300" and table.loc["d2", "nb"] == "-1.000 → 0.500"

@@ -18,6 +18,10 @@ its config ``conf/experiment/NAME.yaml``::
       substitutions: {madelon: madelon_like (generated stand-in)}
       not_offline: [hepatitis]          # the paper's data sets that are not available here
       caveat: "..."                     # first sentence of REPRODUCTION.md (optional)
+      variants: {label: experiment}     # stored experiments of the same cells, side by side
+      variant_label: "..."              # this experiment's label among them
+      variant_metrics: [compression_rate]  # and their per-data-set means
+      notes: ["..."]                    # closing notes of REPRODUCTION.md
 
 Without ``report.caveat``, an experiment section of the config that lists both the paper's
 ``challenge_sets`` and the offline ``standins`` (boulle2007_table4) gets the caveat
@@ -37,7 +41,12 @@ from pathlib import Path
 
 from repro.config import experiment_config, paths
 from repro.evaluation.records import read_records
-from repro.report.reproduction import compare_reported, read_reported, write_reproduction
+from repro.report.reproduction import (
+    compare_reported,
+    per_dataset_side_by_side,
+    read_reported,
+    write_reproduction,
+)
 from repro.report.tables import comparison_table, to_latex, to_markdown
 
 
@@ -123,10 +132,19 @@ def generate_report(
             )
         )
     if reported is not None:
-        comparison = compare_reported(reported, records)
         tables = report.get("reported_tables")
-        if tables:
-            comparison = comparison[comparison["table"].isin(tables)]
+
+        def published_comparison(recs):
+            comparison = compare_reported(reported, recs)
+            return comparison[comparison["table"].isin(tables)] if tables else comparison
+
+        comparison = published_comparison(records)
+        variant_records = {}
+        if report.get("variants"):
+            variant_records = {report.get("variant_label", name): records}
+            for label, other in report["variants"].items():
+                recs = read_records(Path(where.results) / other)
+                variant_records[label] = recs[recs["method"].isin(methods)]
         written.append(
             write_reproduction(
                 comparison,
@@ -135,6 +153,13 @@ def generate_report(
                 missing_datasets=missing,
                 substitutions=report.get("substitutions"),
                 caveat=report.get("caveat") or standin_caveat(cfg),
+                variants={k: published_comparison(v) for k, v in variant_records.items()},
+                per_dataset={
+                    metric: per_dataset_side_by_side(variant_records, metric)
+                    for metric in report.get("variant_metrics", [])
+                    if variant_records
+                },
+                notes=list(report.get("notes", [])),
             )
         )
     return written

@@ -194,6 +194,60 @@ def _summary_lines(comparison: pd.DataFrame) -> list[str]:
     return lines
 
 
+def variants_side_by_side(variants: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The published numbers next to the reproduced value of each variant (label → the
+    :func:`compare_reported` frame of one stored experiment): one row per published number of
+    the first variant, one column per variant."""
+    labels = list(variants)
+    keys = ["table", "method", "dataset", "metric"]
+    out = variants[labels[0]][[*keys, "published"]].copy()
+    for label in labels:
+        values = variants[label].set_index(keys)["reproduced"]
+        out[label] = values.reindex(pd.MultiIndex.from_frame(out[keys])).to_numpy()
+    return out
+
+
+def per_dataset_side_by_side(variants: dict[str, pd.DataFrame], metric: str) -> pd.DataFrame:
+    """Per data set (rows) and method: the mean test ``metric`` of each variant (label → the
+    records of one stored experiment) as ``"a → b"``, in the variants' order."""
+    means = {
+        label: rec[(rec["split"] == "test") & (rec["metric"] == metric)]
+        .groupby(["dataset", "method"])["value"]
+        .mean()
+        .unstack("method")
+        for label, rec in variants.items()
+    }
+    first = next(iter(means.values()))
+    out = pd.DataFrame(index=first.index, columns=first.columns, dtype=object)
+    for method in first.columns:
+        for dataset in first.index:
+            parts = [
+                f"{m.at[dataset, method]:.3f}"
+                if dataset in m.index and method in m.columns and pd.notna(m.at[dataset, method])
+                else "—"
+                for m in means.values()
+            ]
+            out.at[dataset, method] = " → ".join(parts)
+    return out
+
+
+def _variant_lines(variants: dict, per_dataset: dict) -> list[str]:
+    labels = " / ".join(f"“{label}”" for label in variants)
+    lines = [
+        "## Variants side by side",
+        "",
+        f"The same cells run as {labels} (stored experiments named in the report configuration).",
+        "",
+    ]
+    for table, group in variants_side_by_side(variants).groupby("table", sort=False):
+        shown = group.drop(columns="table").set_index("method")
+        lines += [f"### {table}", "", to_markdown(shown, digits=4), ""]
+    for metric, table in per_dataset.items():
+        lines += [f"### Per data set: test {metric}, {' → '.join(variants)}", ""]
+        lines += [to_markdown(table), ""]
+    return lines
+
+
 def write_reproduction(
     comparison: pd.DataFrame,
     path,
@@ -201,11 +255,16 @@ def write_reproduction(
     missing_datasets: list[str] = (),
     substitutions: dict | None = None,
     caveat: str | None = None,
+    variants: dict[str, pd.DataFrame] | None = None,
+    per_dataset: dict[str, pd.DataFrame] | None = None,
+    notes: list[str] = (),
 ) -> Path:
     """REPRODUCTION.md: published vs reproduced, differences, missing and substituted data.
 
     Opens with ``caveat`` (e.g. that stand-ins replace the paper's data sets) when given, then
-    a summary per kind of number (:func:`summarize`).
+    a summary per kind of number (:func:`summarize`). ``variants`` (label → comparison frame of
+    a stored experiment, this one among them) adds the variants side by side, ``per_dataset``
+    (metric → :func:`per_dataset_side_by_side`) their per-data-set values, ``notes`` a list.
     """
     path = Path(path)
     lines = [f"# Reproduction: {title}", ""]
@@ -224,6 +283,10 @@ def write_reproduction(
             ["dataset", "metric", "published", "reproduced", "difference", "note"]
         ]
         lines += [f"## {table}", "", to_markdown(shown, digits=4), ""]
+    if variants:
+        lines += _variant_lines(variants, per_dataset or {})
+    if notes:
+        lines += ["## Notes", "", *[f"- {note}" for note in notes], ""]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines))
     return path
