@@ -113,18 +113,42 @@ def method_params(config: dict) -> dict:
 
 
 def build_method(config: dict, method_id: str = "method"):
-    """Instantiate an estimator from a method configuration; unknown parameters are an error."""
+    """Instantiate an estimator from a method configuration; unknown parameters are an error.
+
+    A wrapper of a registry method (parameters ``method``, a registry id, and ``params``, as
+    :class:`~repro.methods.tuning.TunedClassifier`) passes the keys it does not have itself to
+    its inner method through ``params``: ``bma_nb_tuned`` with ``gaussian=weka`` fits every grid
+    point of ``bma_nb`` with ``gaussian="weka"``.
+    """
     config = dict(config)
     config.setdefault("_convert_", "all")
     cls = get_class(config["_target_"])
     allowed = cls._get_param_names()
     unknown = sorted(set(method_params(config)) - set(allowed))
+    if unknown and _forwards_to_inner(config, allowed, unknown):
+        inner = {k: config.pop(k) for k in unknown}
+        config["params"] = {**(config.get("params") or {}), **inner}
+        unknown = []
     if unknown:
         raise ValueError(
             f"Unknown parameter(s) {unknown} for method {method_id!r}; "
             f"valid parameters: {', '.join(allowed) or '(none)'}"
         )
     return instantiate(config)
+
+
+def _forwards_to_inner(config: dict, allowed, keys) -> bool:
+    """True when ``config`` wraps a registry method (``method`` id and a ``params`` parameter)
+    whose estimator has every one of ``keys`` as a parameter."""
+    inner_id = config.get("method")
+    if "params" not in allowed or not isinstance(inner_id, str):
+        return False
+    try:
+        inner = _read_config(resolve_method_id(inner_id))
+    except (ValueError, NotImplementedError):
+        return False
+    inner_allowed = set(get_class(inner["_target_"])._get_param_names())
+    return set(keys) <= inner_allowed
 
 
 @dataclass(frozen=True)

@@ -257,3 +257,69 @@ def test_bma_vs_nb_flags_the_data_set_where_bma_is_worse(tmp_path):
     report = (tmp_path / "REPRODUCTION.md").read_text()
     assert "BMA has a higher mean error than NB on 1 of 2 data sets (iris)" in report
     assert "significantly (paired t, p < 0.05) on 1 (iris)" in report
+
+
+# --- Table 2 with Weka's Gaussian (experiment=wu2015_table2_weka) --------------------------------
+def test_table2_weka_runs_as_a_multirun_and_reports(tmp_path):
+    """NB and BMA with +method.gaussian=weka: the parameter reaches bma_nb through bma_nb_tuned,
+    enters the file names and records, and the report puts the variant next to the paper."""
+    results = tmp_path / "res"
+    run(
+        ["-m", "repro", "experiment=wu2015_table2_weka", "hydra.sweeper.params.dataset=iris",
+         "protocol.n_repeats=2", f"results_dir={results}", "progress=false"],
+        tmp_path,
+    )  # fmt: skip
+    out = results / "wu2015_table2_weka"
+    files = sorted(p.name for p in (out / "iris").glob("*.parquet"))
+    assert files == ["bma_nb_tuned__gaussian=weka.parquet", "nb_laplace__gaussian=weka.parquet"]
+    rec = pd.concat(pd.read_parquet(out / "iris" / f) for f in files)
+    assert set(rec["p_gaussian"]) == {"weka"}
+    run(["-m", "repro.report", "experiment=wu2015_table2_weka", f"results={results}"], tmp_path)
+    report = (out / "REPRODUCTION.md").read_text()
+    assert "BMA never underperforms NB? (Weka Gaussian)" in report
+    assert (out / "table2_weka.md").read_text() in report
+    side = pd.read_csv(out / "table2_weka_side_by_side.csv")
+    assert len(side) == 19 * 4 and set(side.dropna(subset=["error_weka"])["dataset"]) == {"iris"}
+
+
+def test_table2_weka_puts_both_gaussians_next_to_the_paper(tmp_path):
+    base = _records(
+        {
+            ("nb_laplace", "zoo"): [0.75, 0.80, 0.70, 0.75],
+            ("bma_nb_tuned", "zoo"): [0.70, 0.70, 0.75, 0.75],
+            ("lr_tuned", "zoo"): [0.95] * 4,
+            ("svm_tuned", "zoo"): [0.90] * 4,
+        }
+    )
+    weka = _records(
+        {("nb_laplace", "zoo"): [0.9, 1.0, 0.9, 1.0], ("bma_nb_tuned", "zoo"): [1.0, 1.0, 0.9, 1.0]}
+    ).assign(p_gaussian="weka")
+    reported = pd.read_csv(WU / "reported.csv")
+    md, text, table = wu2015.table2_weka_report(weka, base, reported)
+    table = table.set_index(["method", "dataset"])
+    nb = table.loc[("nb_laplace", "zoo")]
+    assert nb["error_density"] == pytest.approx(0.25) and nb["error_weka"] == pytest.approx(0.05)
+    assert nb["paper_error"] == 0 and nb["diff_weka"] == pytest.approx(0.05)
+    assert table.loc[("lr_tuned", "zoo"), "error_none"] == pytest.approx(0.05)
+    assert pd.isna(table.loc[("lr_tuned", "zoo"), "error_weka"])  # LR has no Gaussian
+    (zoo,) = [line for line in md.splitlines() if line.startswith("| zoo |")]
+    assert zoo.startswith("| zoo | 0.00 ± 0.00 | 25.00 ± ") and "| 5.00 ± " in zoo
+    gain = wu2015.weka_vs_density(weka, base).set_index(["method", "dataset"])
+    assert gain.loc[("NB", "zoo"), "weka_minus_density"] == pytest.approx(-0.2)
+    assert gain.loc[("NB", "zoo"), "weka_better_splits"] == 4
+    assert gain.loc[("BMA", "zoo"), "p_two_sided"] < 0.05
+    mad = wu2015.mean_abs_diff_gaussians(table.reset_index()).set_index("method")["mean abs"]
+    assert mad["NB (density)"] == pytest.approx(25.0) and mad["NB (weka)"] == pytest.approx(5.0)
+    # table2_weka reads the baseline records from <paths.results>/<report.baseline>/
+    (tmp_path / "res" / "wu2015_table2" / "zoo").mkdir(parents=True)
+    base.to_parquet(tmp_path / "res" / "wu2015_table2" / "zoo" / "records.parquet")
+    where = SimpleNamespace(results=tmp_path / "res", reported=lambda paper: WU / "reported.csv")
+    paths = wu2015.table2_weka(weka, tmp_path / "out", {"paths": where, "title": "T"})
+    names = ["table2_weka.md", "REPRODUCTION.md", "table2_weka_side_by_side.csv"]
+    assert [p.name for p in paths] == names
+    report = (tmp_path / "out" / "REPRODUCTION.md").read_text()
+    assert report.startswith("# T — reproduction") and "| NB (density) | 1 | 25.00 |" in report
+    assert "Baseline records not found" not in report
+    where = SimpleNamespace(results=tmp_path / "none", reported=lambda paper: WU / "reported.csv")
+    wu2015.table2_weka(weka, tmp_path / "out2", {"paths": where})
+    assert "Baseline records not found" in (tmp_path / "out2" / "REPRODUCTION.md").read_text()

@@ -67,6 +67,12 @@ class BMANaiveBayes(LaplaceNaiveBayes):
         BMA-NB brittle there; larger values (1e-2) trade that for a little bias.
     categorical_features : "auto" or mask/indices/names
         Which columns are nominal (see :class:`repro.methods.encoding.TabularEncoder`).
+    gaussian : {"density", "weka"}, default "density"
+        The numeric model, as ``nb_laplace``: the paper's normal density, or Weka's
+        ``NormalEstimator`` bucket mass (the authors' code). With "weka" the pooled marginal of a
+        numeric variable is one NormalEstimator on all its training values with the variable's
+        precision (the authors' ``BMAOfNBWithGaussian``), the mixture marginal Σ_j P(j)·P(x_k | j);
+        S0_k and S1_k are sums of log bucket masses (floored at 1e-75 as the authors' code does).
 
     Notes
     -----
@@ -74,10 +80,12 @@ class BMANaiveBayes(LaplaceNaiveBayes):
       nothing to S0_k and S1_k (both sums run over the observed values only), and a missing value
       or an unseen category at prediction time contributes the same factor to every class.
       The authors' Java code (wuga214/PAPER_AAAI15_BMA_NaiveBayes) counts N per feature (the
-      non-missing values) and evaluates Gaussians as interval masses; we follow the paper
-      (densities, training-set N). The difference only matters for variables with missing values.
-    - Gaussian S0/S1 are sums of log densities; both branches are densities on the same space,
-      so their ratio (a Bayes factor) is scale-free.
+      non-missing values) and evaluates Gaussians as interval masses; by default we follow the
+      paper (densities, training-set N), ``gaussian="weka"`` takes the interval masses. The N
+      difference only matters for variables with missing values.
+    - Gaussian S0/S1 are sums of log densities ("density") or of log bucket masses ("weka");
+      both branches are on the same scale, so their ratio (a Bayes factor) is scale-free. With
+      "weka" the Gaussians are the authors' interval masses, but N in β stays the training-set N.
     - A constant (uninformative) variable has S0 = S1 = 0 and contributes nothing to the scores
       whatever its weight.
 
@@ -122,8 +130,9 @@ class BMANaiveBayes(LaplaceNaiveBayes):
         ddof=1,
         var_smoothing=1e-9,
         categorical_features="auto",
+        gaussian="density",
     ):
-        super().__init__(alpha, ddof, var_smoothing, categorical_features)
+        super().__init__(alpha, ddof, var_smoothing, categorical_features, gaussian)
         self.gamma = gamma
         self.marginal = marginal
 

@@ -17,8 +17,14 @@ from repro.preprocessing.variables import (
     EqualWidthDensityModel,
     GaussianModel,
     PartitionModel,
+    WekaGaussianModel,
     laplace_category_model,
 )
+
+#: values of the ``gaussian`` parameter of ``nb_laplace`` / ``bma_nb``: the normal density with a
+#: relative variance floor (:class:`~repro.preprocessing.variables.GaussianModel`), or Weka's
+#: NormalEstimator, a bucket mass (:class:`~repro.preprocessing.variables.WekaGaussianModel`)
+GAUSSIANS = ("density", "weka")
 
 
 def check_gaussian_params(ddof, var_smoothing) -> None:
@@ -138,16 +144,47 @@ class LaplaceNaiveBayes(GaussianNaiveBayes):
     Nominal variables and the class prior use the Laplace estimate
     (#(v, y) + α)/(#y + α·M); numeric variables a per-class Gaussian. Missing values are ignored
     (counts are over the non-missing values of each variable, as the authors' code does).
-    ``var_smoothing`` is the Gaussian variance floor relative to the column's largest class
-    variance (see :class:`~repro.preprocessing.variables.GaussianModel`): a variable constant
-    within a class (zoo's ``legs``) gets a near-zero variance with the default 1e-9.
+
+    Parameters
+    ----------
+    alpha : float > 0, default 1.0
+        Laplace pseudo-count of the nominal tables and of the class prior.
+    ddof : {0, 1}, default 1
+        Variance denominator n_j − ddof of ``gaussian="density"``.
+    var_smoothing : float ≥ 0, default 1e-9
+        Added variance of ``gaussian="density"``, relative to the column's largest class variance
+        (see :class:`~repro.preprocessing.variables.GaussianModel`): a variable constant within a
+        class (zoo's ``legs``) gets a near-zero variance with the default 1e-9.
+    gaussian : {"density", "weka"}, default "density"
+        The numeric model. "density": the normal density N(μ_j, σ_j²) of the paper's text, with
+        ``ddof`` and ``var_smoothing``. "weka": Weka 3.6's ``NormalEstimator`` as in
+        ``weka.classifiers.bayes.NaiveBayes`` (the authors' code is Weka-based): values rounded to
+        a per-variable precision p (the mean gap between sorted distinct training values),
+        N-denominator sd with the floor p/6, and P(x | j) the normal mass of the width-p bucket
+        of x, floored at 1e-75 (:class:`~repro.preprocessing.variables.WekaGaussianModel`;
+        ``ddof`` and ``var_smoothing`` are then unused). With α = 1 and "weka" the predicted
+        probabilities are those of Weka's NaiveBayes (default options).
+    categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (see :class:`repro.methods.encoding.TabularEncoder`).
     """
 
-    def __init__(self, alpha=1.0, ddof=1, var_smoothing=1e-9, categorical_features="auto"):
+    def __init__(
+        self, alpha=1.0, ddof=1, var_smoothing=1e-9, categorical_features="auto", gaussian="density"
+    ):
         self.alpha = alpha
         self.ddof = ddof
         self.var_smoothing = var_smoothing
         self.categorical_features = categorical_features
+        self.gaussian = gaussian
+
+    def _check_params(self):
+        super()._check_params()
+        check_choice("gaussian", self.gaussian, GAUSSIANS)
+
+    def _make_variable_model(self, k, nominal, n_categories):
+        if not nominal and self.gaussian == "weka":
+            return WekaGaussianModel()
+        return super()._make_variable_model(k, nominal, n_categories)
 
     def _class_log_prior(self, class_count):
         return class_log_prior(class_count, alpha=self.alpha)

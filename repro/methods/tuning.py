@@ -76,6 +76,12 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
         Seed of the inner folds: the tuning is deterministic.
     n_jobs : int or None, default None
         Grid points × folds in parallel (keep 1/None when the outer folds already run in parallel).
+    params : dict or None, default None
+        Fixed parameters of the base method, set on it before the grid's values (a grid value
+        wins), e.g. ``{"gaussian": "weka"}`` for ``bma_nb``. From the command line,
+        ``method=bma_nb_tuned +method.gaussian=weka`` lands here: the registry passes the keys
+        that the wrapper does not have to its inner method
+        (:func:`repro.registry.build_method`).
 
     Ties between grid points are broken in favour of the first one in
     :class:`~sklearn.model_selection.ParameterGrid` order (keys sorted, values in the given order).
@@ -114,6 +120,7 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
         refit=True,
         random_state=0,
         n_jobs=None,
+        params=None,
     ):
         self.method = method
         self.grid = grid
@@ -122,15 +129,19 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
         self.refit = refit
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.params = params
 
     # --------------------------------------------------------------- helpers
     def _base_estimator(self):
+        params = {} if self.params is None else self.params
+        if not isinstance(params, dict):
+            raise ValueError(f"params must be a dict of parameter name -> value, got {params!r}")
         if isinstance(self.method, str):
             from repro.registry import make_method
 
-            return make_method(self.method)
+            return make_method(self.method, **params)
         if isinstance(self.method, BaseEstimator):
-            return clone(self.method)
+            return clone(self.method).set_params(**params)
         raise ValueError(
             f"method must be a registry id or a scikit-learn estimator, got {self.method!r}"
         )

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import logsumexp, ndtr
 
 from repro.preprocessing.binning import equal_frequency_cuts, equal_width_edges, interval_codes
 from repro.preprocessing.tables import contingency, laplace_log_table
@@ -182,6 +182,108 @@ class GaussianModel(VariableModel):
         return ll
 
 
+# ---------------------------------------------------------------------------------------------
+# Weka's NormalEstimator (weka.classifiers.bayes.NaiveBayes, Weka 3.6): a normal bucket mass
+# ---------------------------------------------------------------------------------------------
+#: precision of a numeric attribute with fewer than two distinct training values
+#: (NaiveBayes.DEFAULT_NUM_PRECISION)
+WEKA_DEFAULT_PRECISION = 0.01
+#: floor of every per-attribute probability in NaiveBayes.distributionForInstance
+WEKA_MIN_PROB = 1e-75
+#: a standard deviation at or below this is "no idea of scale yet" (NormalEstimator.addValue)
+WEKA_MIN_STD = 1e-10
+
+
+def weka_precision(x: np.ndarray) -> float:
+    """Precision of a numeric attribute, as ``weka.classifiers.bayes.NaiveBayes.buildClassifier``.
+
+    With v_1 < … < v_V the distinct non-missing training values,
+    precision = Σ_{i<V} (v_{i+1} − v_i) / (V − 1), the mean gap between adjacent distinct values
+    (= (v_V − v_1)/(V − 1), summed left to right as Weka does); 0.01 when V < 2.
+    """
+    xo = np.unique(x[~np.isnan(x)])
+    if xo.size < 2:
+        return WEKA_DEFAULT_PRECISION
+    return float(np.cumsum(np.diff(xo))[-1] / (xo.size - 1))
+
+
+def weka_round(x: np.ndarray, precision: float) -> np.ndarray:
+    """``NormalEstimator.round``: rint(x / precision) · precision (halves to even, Math.rint)."""
+    return np.rint(x / precision) * precision
+
+
+def weka_normal_fit(values: np.ndarray, precision: float) -> tuple[float, float]:
+    """(mean, sd) of ``weka.estimators.NormalEstimator`` after adding ``values`` (weight 1 each).
+
+    Values are rounded (:func:`weka_round`); mean = Σr/n and sd_N = sqrt(Σ(r − mean)²/n) (the N
+    denominator); sd = max(precision/6, sd_N) ("at most 3 sd's within one interval"), and
+    precision/6 when sd_N ≤ 1e-10 or there are no values (then mean = 0). Weka accumulates
+    Σr and Σr² and takes |Σr² − mean·Σr|/n, equal up to rounding.
+    """
+    floor = precision / 6.0
+    if values.size == 0:
+        return 0.0, floor
+    r = weka_round(values, precision)
+    mean = float(r.mean())
+    sd = float(np.sqrt(np.mean((r - mean) ** 2)))
+    return mean, (max(floor, sd) if sd > WEKA_MIN_STD else floor)
+
+
+def weka_log_prob(x: np.ndarray, mean, sd, precision: float) -> np.ndarray:
+    """log P(x) of ``NormalEstimator.getProbability`` with NaiveBayes' floor, broadcast.
+
+    The normal probability mass of the bucket of the rounded value r = :func:`weka_round` (x):
+    Φ((r − μ + p/2)/σ) − Φ((r − μ − p/2)/σ), evaluated as that difference (as Weka does: a bucket
+    far in the upper tail gets 0), then max(·, 1e-75) as ``distributionForInstance``. NaN → NaN.
+    """
+    r = weka_round(x, precision)
+    half = precision / 2.0
+    mass = ndtr((r - mean + half) / sd) - ndtr((r - mean - half) / sd)
+    return np.log(np.maximum(mass, WEKA_MIN_PROB))
+
+
+class WekaGaussianModel(VariableModel):
+    """Per-class ``weka.estimators.NormalEstimator`` of Weka's NaiveBayes (3.6), a bucket mass.
+
+    One precision p per variable from all training values (:func:`weka_precision`); per class j,
+    μ_j and σ_j of :func:`weka_normal_fit` (rounded values, N denominator, σ_j ≥ p/6; a class
+    without values has μ_j = 0, σ_j = p/6); P(x | j) = the N(μ_j, σ_j²) mass of the width-p
+    bucket around the rounded x, floored at 1e-75 (:func:`weka_log_prob`). Missing values carry
+    no information (zero rows). The wu2015 authors' code (wuga214/PAPER_AAAI15_BMA_NaiveBayes,
+    ``ProbabilityGenerator``) is a copy of this estimator, floor included.
+    """
+
+    def fit(self, x, y, n_classes):
+        observed = ~np.isnan(x)
+        xo, yo = x[observed], np.asarray(y)[observed]
+        self.precision_ = weka_precision(xo)
+        params = [weka_normal_fit(xo[yo == j], self.precision_) for j in range(n_classes)]
+        self.mean_ = np.array([m for m, _ in params], dtype=np.float64)
+        self.sd_ = np.array([s for _, s in params], dtype=np.float64)
+        self.informative_ = bool(xo.size) and np.ptp(xo) > 0
+        return self
+
+    def log_likelihood(self, x):
+        ll = weka_log_prob(x[:, None], self.mean_[None, :], self.sd_[None, :], self.precision_)
+        ll[np.isnan(x)] = 0.0
+        return ll
+
+
+class MarginalWekaGaussian:
+    """log P(x) of a numeric variable under one Weka NormalEstimator fitted on all its training
+    values, with the precision of the class-conditional :class:`WekaGaussianModel` (the f_k = 0
+    model of the wu2015 authors' BMA code). Missing values get 0."""
+
+    def __init__(self, model: WekaGaussianModel, x: np.ndarray):
+        self.precision_ = model.precision_
+        self.mean_, self.sd_ = weka_normal_fit(x[~np.isnan(x)], self.precision_)
+        self.evidence_ = float(np.sum(self.log_prob(x)))
+
+    def log_prob(self, x: np.ndarray) -> np.ndarray:
+        out = weka_log_prob(x, self.mean_, self.sd_, self.precision_)
+        return np.where(np.isnan(x), 0.0, out)
+
+
 class EqualWidthDensityModel(VariableModel):
     """EWB-10 of elovaara2008 §4: per-class histogram density with equal-width bins.
 
@@ -323,6 +425,8 @@ def marginal_model(
         return MarginalTable(model, alpha, mode, log_prior)
     if isinstance(model, GaussianModel):
         return MarginalGaussian(model, x, mode, log_prior)
+    if isinstance(model, WekaGaussianModel) and mode == "pooled":
+        return MarginalWekaGaussian(model, x)
     return MarginalMixture(model, x, log_prior)
 
 
