@@ -50,6 +50,7 @@ PROTOCOL_MEANING = {
     "holdout70": ("holdout", 1, 1, 0.3),
     "repeated_kfold": ("kfold", 10, 3, 0.1),
     "resample": ("holdout", 1, 20, 0.1),
+    "synthetic": ("synthetic", 1, 100, None),  # vidaurre2012 §7.1: fresh 300 + 3000 per repetition
 }
 
 
@@ -71,6 +72,10 @@ def test_protocol_configs(cfg_for, protocol):
         repeats,
         folds * repeats,
     )
+    if kind == "synthetic":
+        assert (p.n_train, p.n_test) == (300, 3000)
+        assert PROTOCOLS_BY_NAME[protocol].identity() == p.identity()
+        return
     y = np.repeat([0, 1], 50)
     splits = make_splits(p, y, seed=0)
     assert [(s.repetition, s.fold) for s in splits] == [

@@ -5,7 +5,7 @@ Sources, in order of precedence when two claim a name (one name → one source):
 1. ``local``     files in the data directory (``local.py``); a file named like a generator or an
                  OpenML entry replaces it;
 2. ``generator`` ``generators.GENERATORS`` (waveform, waveform_noise, led, led17, twonorm_gen,
-                 madelon_like);
+                 madelon_like; vidaurre2012's DI, DR, CI, CR, vidaurre_toy* from ``vidaurre.py``);
 3. ``sklearn``   ``sklearn_source.SKLEARN`` (breast_cancer, iris_sklearn, ...);
 4. ``openml``    every row of OPENML_ONLY.csv, and every MANIFEST.csv row whose file is absent;
                  rows without a (certain) OpenML id are listed with status ``unavailable``.

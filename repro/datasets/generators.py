@@ -20,6 +20,9 @@ Every generator is a pure function of keyword parameters returning ``(X, y)``, s
 - ``madelon_like``: ``sklearn.datasets.make_classification`` with Madelon's design (2600 rows,
   500 variables of which 5 informative and 15 redundant, 16 clusters per class; boulle2007
   Table 2), a stand-in for the NIPS 2003 Madelon data (OpenML 1485).
+- vidaurre2012's §7.1 scenarios ``DI``, ``DR``, ``CI``, ``CR`` and its eq. (12) toy world
+  (``vidaurre_toy``, ``vidaurre_toy_irrelevant50``, ``vidaurre_toy_redundant50``): module
+  :mod:`repro.datasets.vidaurre`, registered here.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from .vidaurre import VIDAURRE_CATALOG
 
 __all__ = [
     "GENERATORS",
@@ -310,3 +315,7 @@ GENERATORS: dict[str, GeneratorSpec] = {
         notes="make_classification with Madelon's design; stand-in for NIPS 2003 madelon "
         "(OpenML 1485)."),
 }  # fmt: skip
+# vidaurre2012's worlds (DI, DR, CI, CR, vidaurre_toy*) live in their own module
+GENERATORS.update(
+    {name: _spec(**entry, papers=("vidaurre2012",)) for name, entry in VIDAURRE_CATALOG.items()}
+)

@@ -36,7 +36,13 @@ from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from repro.evaluation.metrics import predictive_metrics
-from repro.evaluation.protocols import Protocol, Split, get_protocol, make_splits
+from repro.evaluation.protocols import (
+    Protocol,
+    Split,
+    get_protocol,
+    make_splits,
+    synthetic_dataset,
+)
 from repro.evaluation.records import (
     artefact_frame,
     config_hash,
@@ -431,7 +437,8 @@ def evaluate(
         A catalog name, ``{"name": ..., **generator parameters}`` or a loaded
         :class:`repro.datasets.Dataset`.
     protocol : str, dict or Protocol
-        "cv10", "cv5", "cv10x30", "holdout70" or the fields of a :class:`Protocol`.
+        "cv10", "cv5", "cv10x30", "holdout70", "synthetic" or the fields of a :class:`Protocol`
+        (kind "synthetic": ``dataset`` must be a generator, sampled afresh per repetition).
     seed : int
         Base seed of the folds; splits depend only on (seed, data set, repetition).
     n_jobs : int
@@ -478,7 +485,10 @@ def make_cell(
         method_id, estimator, params, defaults = spec.id, spec.estimator, spec.params, spec.defaults
     if baseline:
         defaults = {**defaults, **baseline}
-    if isinstance(dataset, dict):
+    protocol = get_protocol(protocol)
+    if protocol.kind == "synthetic":  # fresh generator samples, one block per repetition
+        dataset = synthetic_dataset(dataset, protocol, int(seed))
+    elif isinstance(dataset, dict):
         from repro.datasets import load_dataset
 
         spec_ds = dict(dataset)
@@ -492,7 +502,7 @@ def make_cell(
         estimator=estimator,
         params=params,
         dataset=dataset,
-        protocol=get_protocol(protocol),
+        protocol=protocol,
         seed=int(seed),
         experiment=experiment,
         default_params=defaults,
