@@ -65,17 +65,22 @@ def resolve_overrides(args: list[str]) -> list[str]:
 
 def run_cell_from_config(cfg: DictConfig) -> dict:
     """Build the cell described by a composed configuration, run it and report."""
+    from hydra.utils import get_method
+
     from repro.evaluation.records import summarize
     from repro.evaluation.runner import make_cell, run_cell
 
     method = HydraConfig.get().runtime.choices["method"]
     overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
+    hook = cfg.get("artefacts")  # an experiment's artefact hook, "module.function"
     cell = make_cell(
         (method, overrides),
         OmegaConf.to_container(cfg.dataset, resolve=True),
         OmegaConf.to_container(cfg.protocol, resolve=True),
         seed=int(cfg.seed),
         experiment=str(cfg.experiment_name),
+        report_keys=tuple(cfg.get("report_keys") or ()),
+        artefacts=get_method(hook) if hook else None,
     )
     path = cell.path(cfg.results_dir)
     cached = path.exists() and not cfg.force

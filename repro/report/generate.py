@@ -22,6 +22,7 @@ its config ``conf/experiment/NAME.yaml``::
       variant_label: "..."              # this experiment's label among them
       variant_metrics: [compression_rate]  # and their per-data-set means
       notes: ["..."]                    # closing notes of REPRODUCTION.md
+      sources: [experiment, ...]        # read these experiments' records instead of its own
 
 Without ``report.caveat``, an experiment section of the config that lists both the paper's
 ``challenge_sets`` and the offline ``standins`` (boulle2007_table4) gets the caveat
@@ -38,6 +39,8 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+
+import pandas as pd
 
 from repro.config import experiment_config, paths
 from repro.evaluation.records import read_records
@@ -84,7 +87,11 @@ def generate_report(
     name = cfg.get("experiment_name", experiment)
     source = Path(results_dir if results_dir is not None else where.results) / name
     out = Path(out_dir) if out_dir is not None else source
-    records = read_records(source)
+    sources = report.get("sources")  # a report over other experiments' stored records
+    if sources:
+        records = pd.concat([read_records(source.parent / s) for s in sources], ignore_index=True)
+    else:
+        records = read_records(source)
     methods = (
         cfg["sweep"].get("method") or report.get("methods") or sorted(records["method"].unique())
     )
