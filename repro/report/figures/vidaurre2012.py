@@ -198,14 +198,16 @@ def table4(records, out_dir, report_cfg) -> list[Path]:
     pairs = out_dir / "table4_pairs.csv"
     comp.to_csv(pairs, index=False)
     md = out_dir / "table4.md"
-    shown = comp.set_index("method")[["published", "reproduced"]].rename(
-        columns={"published": "published p", "reproduced": "our p"}
+    shown = (
+        comp.set_index("method")[["published", "reproduced"]]
+        .rename(columns={"published": "published p", "reproduced": "our p"})
+        .map(lambda p: f"{p:.3g}")
     )
     md.write_text(
         f"# {report_cfg.get('caption', 'Table 4')}\n\n"
         f"{len(errors)} data sets: {', '.join(errors.index)}; Friedman χ² = "
         f"{stat['chi2']:.3f}, p = {stat['chi2_pvalue']:.3g}.\n\n"
-        + to_markdown(shown, digits=6, index_title="pair")
+        + to_markdown(shown, index_title="pair")
     )
     rep = write_reproduction(
         comp,
