@@ -8,6 +8,7 @@ import pytest
 from repro.experiments.khiops_agreement import split, waveform
 from repro.preprocessing import modl
 from repro.preprocessing import modl_khiops as mk
+from repro.preprocessing import modl_khiops_grouping as kgp
 from repro.preprocessing.discretizers import MODLDiscretizer, MODLGrouper
 
 
@@ -110,25 +111,121 @@ def test_small_grouping_is_exhaustive():
     """≤ 3 values: Khiops enumerates the 5 partitions; check against brute force."""
     rng = np.random.default_rng(5)
     for _ in range(10):
-        counts = rng.multinomial(30, [0.3, 0.3, 0.4], size=3).astype(float)
-        n = int(counts.sum())
-        pc = mk.grouping_partition_costs(3, 1, n, 0.0)
-        labels = mk._group_table(counts, pc)
-        k = labels.max() + 1
-        g = np.zeros((k, 3))
-        np.add.at(g, labels, counts)
-        best = min(
-            pc[max(lab) + 1] + modl.part_cost(_sum(counts, lab)).sum()
-            for lab in modl.set_partitions(3)
-        )
-        assert pc[k] + modl.part_cost(g).sum() == pytest.approx(best)
+        counts = rng.multinomial(30, [0.3, 0.3, 0.4], size=3)
+        rows = [tuple(int(v) for v in r) for r in counts]
+        costs = kgp.GroupingCosts(3, 1, int(counts.sum()), 0.0, 3)
+        _, table, garbage = kgp.small_source_number_group(rows, costs)
+        assert garbage == 0
+        cost = costs.global_cost([t.counts for t in table])
+        best, _, _ = _brute_force(rows, costs, garbage=False)
+        assert cost == pytest.approx(best)
 
 
-def _sum(counts, labels):
-    labels = np.asarray(labels)
-    g = np.zeros((labels.max() + 1, counts.shape[1]))
-    np.add.at(g, labels, counts)
-    return g
+def _brute_force(rows, costs, garbage=True):
+    """Lowest Khiops cost over all the partitions of the rows (and, from 7 values and 3 groups,
+    with the largest group as garbage group): (cost, sorted part counts, garbage size)."""
+    v, n_classes = len(rows), len(rows[0])
+    best = (math.inf, None, 0)
+    for labels in modl.set_partitions(v):
+        k = max(labels) + 1
+        parts = [[0] * n_classes for _ in range(k)]
+        sizes = [0] * k
+        for row, lab in zip(rows, labels):
+            parts[lab] = [a + b for a, b in zip(parts[lab], row)]
+            sizes[lab] += 1
+        options = [0] + ([max(sizes)] if garbage and v >= 7 and k >= 3 else [])
+        for gb in options:
+            cost = costs.global_cost(parts, gb)
+            if cost < best[0]:
+                best = (cost, sorted(tuple(p) for p in parts), gb)
+    return best
+
+
+# Tables (values × classes, by decreasing frequency) whose Khiops 11.0.1 grouping (one variable,
+# A = 0) was checked once against the Khiops report: parts and Level.
+THREE_CLASSES = [[2, 1, 33], [30, 2, 1], [28, 3, 2], [1, 30, 2], [3, 2, 27], [2, 25, 3]]
+THREE_CLASSES_GARBAGE = [
+    [40, 2, 2],
+    [14, 14, 14],
+    [2, 36, 3],
+    [14, 13, 14],
+    [13, 14, 14],
+    [14, 14, 13],
+    [13, 13, 14],
+    [14, 13, 13],
+    [13, 14, 13],
+]
+TWO_CLASSES_GARBAGE = [
+    [45, 3],
+    [4, 44],
+    [21, 22],
+    [21, 21],
+    [22, 20],
+    [20, 22],
+    [21, 20],
+    [20, 21],
+    [20, 20],
+]
+
+
+@pytest.mark.parametrize(
+    "table, granularity, garbage, level",
+    [
+        # MultipleClassesGroup (6 values): one group per majority class
+        (THREE_CLASSES, 3, 0, 0.496),
+        # MultipleClassesGroupWithGarbageSearch (9 values): the 7 mixed values in a garbage group
+        (THREE_CLASSES_GARBAGE, 4, 7, 0.0940441),
+        # TwoClassesGroup with the garbage-interval search: the mixed values in the garbage
+        (TWO_CLASSES_GARBAGE, 4, 7, 0.104528),
+    ],
+)
+def test_grouping_reaches_brute_force_optimum(table, granularity, garbage, level):
+    """At the granularity where every value is kept, the Khiops heuristic finds the partition of
+    lowest cost (enumerated over all set partitions, with or without garbage group), and the whole
+    pipeline reports Khiops' Level (printed with 6 significant digits)."""
+    rows = [tuple(r) for r in table]
+    n = int(np.sum(table))
+    assert len(kgp.quantile_groups([sum(r) for r in rows], 2**granularity)) == len(rows)
+    costs = kgp.GroupingCosts(len(rows), granularity, n, 0.0, len(rows[0]))
+    labels, target, gb = kgp.group_frequency_table(rows, costs, n)
+    best_cost, best_parts, best_gb = _brute_force(rows, costs)
+    assert sorted(tuple(t.counts) for t in target) == best_parts
+    assert gb == best_gb == garbage
+    assert costs.global_cost([t.counts for t in target], gb) == pytest.approx(best_cost)
+    x = np.array([f"v{i}" for i, row in enumerate(table) for c in row for _ in range(c)])
+    y = np.array([j for row in table for j, c in enumerate(row) for _ in range(c)])
+    g = MODLGrouper("khiops", n_variables=1).fit(x, y, len(table[0]))
+    assert sorted(tuple(int(v) for v in r) for r in g.counts_) == best_parts
+    assert g.level_ == pytest.approx(level, abs=5e-7 * 10 ** math.ceil(math.log10(level)))
+
+
+def test_khiops_sorted_list_ties():
+    """Norm/base/SortedList: a key already present goes right after the first element of that key
+    (order: first inserted, then newest to oldest); removing the first promotes the next."""
+    sl = kgp._SortedList()
+    for name, key in [("a", 1.0), ("b", 1.0), ("c", 0.5), ("d", 1.0), ("e", 2.0)]:
+        sl.add(name, key)
+    assert sl.items == ["c", "a", "d", "b", "e"]
+    sl.remove("a")
+    assert sl.items == ["c", "d", "b", "e"]
+    sl.add("f", 1.0)
+    assert sl.items == ["c", "d", "f", "b", "e"]
+    assert sl.head() == "c" and sl.tail() == "e"
+
+
+def test_grouping_partition_cost_with_garbage():
+    """KWMODLGroupingCosts with a garbage group of Gb values (KHIOPS_NOTES §3.1): the census
+    ``detailed_industry_recode`` case, Khiops' 3 groups with a garbage group of 13 values at
+    g = 7 (V = 19, N = 4200, A = ln 41) has preparation cost 43.9459."""
+    n, a = 4200, math.log(41)
+    parts = np.array([[2158, 25], [1632, 175], [153, 57]], dtype=float)
+    pc = mk.grouping_partition_cost(3, 19, 7, n, a, garbage=13)
+    data = sum(modl.lf(r.sum()) - modl.lf(r).sum() for r in parts)
+    prep = pc + modl.part_cost(parts).sum() - (math.log(2) + a) - data
+    assert prep == pytest.approx(43.9459, abs=1e-4)
+    # without garbage the same groups cost more
+    assert mk.grouping_partition_cost(3, 19, 7, n, a) > pc
+    assert mk.grouping_partition_costs(19, 7, n, a, garbage=13)[3] == pc
 
 
 def test_grouper_khiops_default_group_and_missing():

@@ -10,10 +10,14 @@ Values are read as Khiops reads them: numbers rounded to 10 significant digits
 (:func:`to_continuous`, ``KWContinuous::StringToContinuous``), missing values sort first, and the
 interval bounds are Khiops' "human readable" means (:func:`human_readable_bound`).
 
-Known simplification: for three or more classes and more than three values, Khiops' grouping
-pipeline (reliable sub-groups, garbage group search) is replaced by the generic grouping heuristic
-of :func:`repro.preprocessing.modl.optimise_groups` without garbage group; two-class grouping and
-groupings of at most three values follow Khiops exactly.
+Grouping (:func:`group_values`) is a step-by-step port of Khiops' ``KWGrouperMODL`` in
+:mod:`repro.preprocessing.modl_khiops_grouping`: two-class grouping by the discretisation heuristic
+on the values sorted by class proportion (with the garbage-interval search from 7 values), and for
+more classes the reliable sub-groups, greedy merges, post-optimisation and garbage-group search of
+``MultipleClassesGroup(WithGarbageSearch)``; the garbage group enters the partition cost through
+:func:`grouping_partition_cost`. Known simplification: ``PostOptimizeGranularity`` of the grouping
+reads its group vector past its end in Khiops (the vector is over the granularised values of the
+winning granularity); here the values beyond it are taken in the catch-all's group.
 """
 
 from __future__ import annotations
@@ -30,10 +34,8 @@ from repro.preprocessing.modl import (
     interval_counts,
     lbinom,
     lf,
-    optimise_groups,
     optimise_intervals,
     part_cost,
-    set_partitions,
 )
 
 LOG2 = math.log(2.0)
@@ -257,23 +259,56 @@ def discretization_partition_costs_py(
     return pc
 
 
-def grouping_partition_costs(
-    n_values: int, granularity: int, n_instances: int, attribute_cost: float
-) -> np.ndarray:
-    """pc[I], I = 0..V, of KWMODLGroupingCosts without garbage group (pc[0] = +inf).
+def grouping_partition_cost(
+    n_parts: int,
+    n_values: int,
+    granularity: int,
+    n_instances: int,
+    attribute_cost: float,
+    garbage: int = 0,
+) -> float:
+    """pc(I, Gb) of ``KWMODLGroupingCosts::ComputePartitionCost`` (KWUnivariatePartitionCost.cpp).
 
-    pc[I] = ln2 + [I>1]·(A + L_B(g; G) + [V>7]·ln2 + L_B(I−1; V−1) + ln B(V, I)).
+    V values, I groups, garbage group of Gb values (0: none), Vi = V − Gb, Ii = I − [Gb>0]:
+    ``ln2 + [Ii>1 and Vi>1]·(A + [g>0]·L_B(g;G) + [V>7]·ln2 + prior)`` with prior =
+    ``L_B(I−1; V−1) + lnB(V, I)`` without garbage, and with a garbage group
+    ``L_B(Vi−1; V−2) + Vi·ln V − ln Vi! + L_B(Ii−1; Vi−1) + lnB(Vi, Ii)`` (which values are
+    informative, then their partition).
     """
     v = n_values
-    g_max = max_granularity(n_instances)
+    n_info_values = v - garbage
+    n_info_parts = n_parts - 1 if garbage > 0 else n_parts
+    cost = LOG2
+    if n_info_parts > 1 and n_info_values > 1:
+        cost += attribute_cost
+        if granularity > 0:
+            cost += bounded_universal_code(granularity, max_granularity(n_instances))
+        if v > GARBAGE_MIN_VALUES:
+            cost += LOG2
+        if garbage == 0:
+            cost += bounded_universal_code(n_info_parts - 1, n_info_values - 1)
+            cost += ln_bell(n_info_values, n_info_parts)
+        else:
+            cost += bounded_universal_code(n_info_values - 1, v - 2)
+            cost += n_info_values * math.log(v * 1.0) - math.lgamma(n_info_values + 1.0)
+            cost += bounded_universal_code(n_info_parts - 1, n_info_values - 1)
+            cost += ln_bell(n_info_values, n_info_parts)
+    return cost
+
+
+def grouping_partition_costs(
+    n_values: int, granularity: int, n_instances: int, attribute_cost: float, garbage: int = 0
+) -> np.ndarray:
+    """pc[I], I = 0..V, of :func:`grouping_partition_cost` (pc[0] and impossible I: +inf).
+
+    Without garbage: pc[I] = ln2 + [I>1]·(A + L_B(g; G) + [V>7]·ln2 + L_B(I−1; V−1) + ln B(V, I)).
+    """
+    v = n_values
     pc = np.full(v + 1, np.inf)
-    if v >= 1:
-        pc[1] = LOG2
-    base = LOG2 + attribute_cost + bounded_universal_code(max(granularity, 1), g_max)
-    if v > GARBAGE_MIN_VALUES:
-        base += LOG2
-    for i in range(2, v + 1):
-        pc[i] = base + bounded_universal_code(i - 1, v - 1) + ln_bell(v, i)
+    for i in range(1, v + 1):
+        if garbage > 0 and not 1 < i - 1 <= v - garbage:
+            continue
+        pc[i] = grouping_partition_cost(i, v, granularity, n_instances, attribute_cost, garbage)
     return pc
 
 
@@ -547,130 +582,17 @@ def _post_optimise_granularity(freqs, row_ends, g_best, last_explored) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Grouping (KWGrouperMODL.cpp)
+# Grouping (KWGrouperMODL.cpp): repro.preprocessing.modl_khiops_grouping
 # ---------------------------------------------------------------------------------------------
-def _group_table(table: np.ndarray, pc: np.ndarray) -> np.ndarray:
-    """Group labels of the rows of a granularised table (V rows)."""
-    v, n_classes = table.shape
-    if v <= 1:
-        return np.zeros(v, dtype=np.int64)
-    if v <= 3:
-        best = (np.inf, None)
-        for labels in set_partitions(v):
-            labels = np.asarray(labels)
-            k = labels.max() + 1
-            counts = np.zeros((k, n_classes))
-            np.add.at(counts, labels, table)
-            c = pc[k] + part_cost(counts).sum()
-            if c < best[0] - EPSILON:
-                best = (c, labels)
-        return best[1]
-    if n_classes == 2:
-        # merge pure values of the same class, then order by P(class 0)
-        totals = table.sum(axis=1)
-        pure0 = table[:, 1] == 0
-        pure1 = table[:, 0] == 0
-        units = []  # list of row lists
-        if pure0.any():
-            units.append(list(np.flatnonzero(pure0)))
-        if pure1.any():
-            units.append(list(np.flatnonzero(pure1)))
-        units += [[i] for i in np.flatnonzero(~pure0 & ~pure1)]
-        ucounts = np.array([table[u].sum(axis=0) for u in units])
-        p0 = ucounts[:, 0] / ucounts.sum(axis=1)
-        order = np.argsort(-p0, kind="stable")
-        ordered = ucounts[order]
-        ends = optimise_intervals(ordered, pc[: v + 1], "optimized_greedy")
-        labels = np.empty(v, dtype=np.int64)
-        start = 0
-        for k, e in enumerate(ends):
-            for pos in range(start, e + 1):
-                labels[units[order[pos]]] = k
-            start = e + 1
-        del totals
-        return labels
-    return optimise_groups(table, pc)
-
-
 def group_values(
     value_counts: np.ndarray, attribute_cost: float
 ) -> tuple[np.ndarray, int, float, np.ndarray]:
     """Khiops grouping of V values (rows: class counts, sorted by decreasing frequency).
 
-    Returns (group label of each value, granularity, cost, catch-all mask of the values).
+    Returns (group label of each value, granularity, cost, catch-all mask of the values); see
+    :func:`repro.preprocessing.modl_khiops_grouping.group_values` (imported on use: that module
+    builds on the costs of this one).
     """
-    value_counts = np.asarray(value_counts, dtype=np.float64)
-    n = int(value_counts.sum())
-    freqs = value_counts.sum(axis=1)
-    v_all = freqs.size
-    single = np.zeros(v_all, dtype=np.int64)
-    if v_all <= 1 or n == 0:
-        pc = grouping_partition_costs(1, 0, max(n, 1), attribute_cost)
-        return (
-            single,
-            0,
-            float(pc[1] + part_cost(value_counts.sum(axis=0)).sum()),
-            np.zeros(v_all, bool),
-        )
-    g_max = int(math.floor(math.log2(n)))
-    if 2**g_max == n:
-        g_max -= 1
-    p_max = int((freqs >= 2).sum()) + int((freqs < 2).any())
-    best = (np.inf, None, None, None, None)
-    prev_p, current, last_explored = 0, -1, -1
-    explored = []
-    for g in range(1, max(g_max, 1) + 1):
-        threshold = math.ceil(n / 2**g)
-        kept = (freqs >= threshold) & (freqs >= 2)
-        catch = ~kept
-        p = int(kept.sum()) + int(catch.any())
-        is_last = p == p_max
-        selected = p >= 1.5 * prev_p and 1.5 * p <= p_max
-        if selected or is_last:
-            last_explored, current = current, g
-            explored.append(g)
-            table, members = _granular_table(value_counts, kept)
-            pc = grouping_partition_costs(table.shape[0], g, n, attribute_cost)
-            labels = _group_table(table, pc)
-            k = labels.max() + 1
-            counts = np.zeros((k, value_counts.shape[1]))
-            np.add.at(counts, labels, table)
-            cost = float(pc[k] + part_cost(counts).sum())
-            if cost < best[0] - EPSILON:
-                value_labels = np.empty(v_all, dtype=np.int64)
-                for row, vals in enumerate(members):
-                    value_labels[vals] = labels[row]
-                best = (cost, value_labels, g, catch, table.shape[0])
-            # nPreviousPartileNumber: the partile number of the last *explored* granularity
-            prev_p = p
-        if is_last:
-            break
-    cost, value_labels, g_best, catch, v_best = best
-    if last_explored != -1 and g_best > last_explored + 1:
-        g = g_best - 1
-        while g != last_explored:
-            threshold = math.ceil(n / 2**g)
-            kept_g = (freqs >= threshold) & (freqs >= 2)
-            if (~kept_g).any() and np.unique(value_labels[~kept_g]).size > 1:
-                break
-            g_best, catch = g, ~kept_g
-            g -= 1
-    # The reported cost is that of the granularised table that won (KWGrouperMODL::
-    # GroupPreprocessedTable keeps its GranularizedValueNumber V: the kept values plus the
-    # catch-all), at the post-optimised granularity.
-    k = value_labels.max() + 1
-    counts = np.zeros((k, value_counts.shape[1]))
-    np.add.at(counts, value_labels, value_counts)
-    pc = grouping_partition_costs(v_best, g_best, n, attribute_cost)
-    cost = float(pc[k] + part_cost(counts).sum())
-    return value_labels, g_best, cost, catch
+    from repro.preprocessing import modl_khiops_grouping
 
-
-def _granular_table(value_counts: np.ndarray, kept: np.ndarray):
-    """Rows: the kept values (in order), then the catch-all part if not empty."""
-    members = [[i] for i in np.flatnonzero(kept)]
-    rows = [value_counts[i] for i in np.flatnonzero(kept)]
-    if (~kept).any():
-        members.append(list(np.flatnonzero(~kept)))
-        rows.append(value_counts[~kept].sum(axis=0))
-    return np.asarray(rows), members
+    return modl_khiops_grouping.group_values(value_counts, attribute_cost)
