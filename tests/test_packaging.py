@@ -100,7 +100,7 @@ def test_wheel_ships_configs_published_numbers_and_data_sets(installed):
                  for p in (ROOT / "experiments").glob("*/reported.csv")]  # fmt: skip
     data = [f"repro/datasets/bundled/{p.name}" for p in (ROOT / "datasets").glob("*.parquet")]
     data += ["repro/datasets/bundled/MANIFEST.csv", "repro/datasets/bundled/OPENML_ONLY.csv"]
-    assert len(conf) > 30 and len(published) == 2 and len(data) == 45 + 2
+    assert len(conf) > 30 and len(published) == 3 and len(data) == 45 + 2
     assert set(conf + published + data) <= names
     # data directories are not packages: no code of experiments/ (e.g. a script) is shipped
     data_dirs = ("repro/published/", "repro/conf/", "repro/datasets/bundled/")
@@ -131,6 +131,9 @@ def test_report_from_the_wheel_writes_reproduction(installed, tmp_path):
     outputs = ("*.md", "*.tex", "*.png", "*.pdf", "*.csv")
     copy = tmp_path / "results" / "boulle2007_table3"
     shutil.copytree(TABLE3, copy, ignore=shutil.ignore_patterns(*outputs))
+    # its REPRODUCTION.md shows the Khiops-shrink variant beside it (report.variants)
+    shrink = TABLE3.parent / "boulle2007_table3_shrink"
+    shutil.copytree(shrink, copy.parent / shrink.name, ignore=shutil.ignore_patterns(*outputs))
     proc = run([python, "-m", "repro.report", "experiment=boulle2007_table3"], cwd=tmp_path,
                env=isolated_env(tmp_path))  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -90,7 +91,9 @@ __all__ = [
     "scenario_cr",
     "scenario_di",
     "scenario_dr",
+    "TOY_CONTINUOUS_SHIFTS",
     "toy",
+    "toy_continuous",
     "toy_bayes_error",
     "toy_error",
     "toy_irrelevant",
@@ -528,6 +531,55 @@ def toy_nb_copies_error(n_copies: int = 50, cpts=TOY_CPTS, priors=None) -> float
 
 
 # --------------------------------------------------------------------------------------------
+# A continuous twin of the eq. (12) world (Fig. 4)
+# --------------------------------------------------------------------------------------------
+def _continuous_shifts() -> tuple[float, float]:
+    """(δ1, δ) of :func:`toy_continuous`: the single-predictor Bayes errors of eq. (12)."""
+    inv = NormalDist().inv_cdf
+    # X1 alone: P(correct) = (2/3)·Φ(δ1/2); X2 alone: P(correct) = (4·Φ(δ/2) − 1)/3
+    d1 = 2.0 * inv(1.5 * (1.0 - toy_x1_error()))
+    d23 = 2.0 * inv((3.0 * (1.0 - toy_error((0, 1, 0))) + 1.0) / 4.0)
+    return d1, d23
+
+
+#: default class-mean shifts (δ1, δ) ≈ (1.2459, 0.6814) of :func:`toy_continuous`
+TOY_CONTINUOUS_SHIFTS = _continuous_shifts()
+
+
+def toy_continuous(
+    *,
+    n_samples: int = 4000,
+    seed: int | None = 0,
+    tie_x2_x3: float = 0.0,
+    shift_x1: float = TOY_CONTINUOUS_SHIFTS[0],
+    shift_x23: float = TOY_CONTINUOUS_SHIFTS[1],
+    sd: float = 1.0,
+):
+    """A continuous version of the eq. (12) world (Fig. 4): ``x1, x2, x3`` Gaussian, 3
+    equiprobable classes. The paper gives no parameters for its Fig. 4 ("the same scenario for
+    continuous predictors"); ours mirrors the CPTs' structure: X1 separates class 0 from the
+    others, X_i | Y = j ~ N(μ1_j, sd²) with μ1 = (δ1, 0, 0); X2 and X3 separate classes 1 and 2
+    and leave class 0 in between, μ2 = μ3 = (0, δ, −δ). δ1 and δ are chosen so that each
+    predictor alone has the Bayes error it has in eq. (12): X1 alone 23/45 (δ1 ≈ 1.2459),
+    X2 alone 22/45 (δ ≈ 0.6814), sd = 1. ``tie_x2_x3``: the proportion of instances with x3
+    set to x2 (Fig. 4b, "somewhat redundant"), as :func:`toy`. For a given seed and size the
+    labels are those of :func:`toy`."""
+    dataset = "vidaurre_toy_continuous"
+    n = _int(n_samples, "n_samples", dataset, minimum=1)
+    tie = _float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
+    d1 = _float(shift_x1, "shift_x1", dataset, low=0.0)
+    d23 = _float(shift_x23, "shift_x23", dataset, low=0.0)
+    sigma = _float(sd, "sd", dataset, low=1e-12)
+    core = _streams(seed, dataset)(0)
+    y = core.integers(0, N_CLASSES, size=n)
+    means = np.array([[d1, 0.0, 0.0], [0.0, d23, -d23], [0.0, d23, -d23]])
+    x = means[:, y].T + sigma * core.standard_normal((n, 3))
+    tied = core.random(n) < tie
+    x[tied, 2] = x[tied, 1]
+    return pd.DataFrame(x, columns=["x1", "x2", "x3"]), y
+
+
+# --------------------------------------------------------------------------------------------
 # Catalog entries (generators.py registers them in GENERATORS with papers=("vidaurre2012",))
 # --------------------------------------------------------------------------------------------
 VIDAURRE_CATALOG: dict[str, dict] = {
@@ -551,4 +603,7 @@ VIDAURRE_CATALOG: dict[str, dict] = {
     "vidaurre_toy_redundant50": dict(func=toy_redundant, n_classes=3, n_categorical=53,
         notes="eq. (12) world + 50 exact copies of x1 (Fig. 1, 2); NB error on infinite data "
         "0.366667."),
+    "vidaurre_toy_continuous": dict(func=toy_continuous, n_classes=3, n_numeric=3,
+        notes="Gaussian twin of the eq. (12) world (Fig. 4): each predictor alone has its "
+        "eq. (12) Bayes error; tie_x2_x3 sets x3 = x2 on a proportion of instances."),
 }  # fmt: skip
