@@ -12,7 +12,11 @@ and figures from them without refitting.
   challenge (§8, Table 5, Fig. 12).
 - :mod:`repro.experiments.wu2015`: Figure 2 (accuracy against K and N; the dna substitute
   offline).
+- :mod:`repro.experiments.vidaurre2012`: the selected-variables artefact hook of Tables 1–2
+  (their sweeps are plain method × data set grids); :mod:`repro.experiments.vidaurre2012_figures`:
+  the illustrative studies of Figs 1–6.
 - :mod:`repro.experiments.khiops_agreement`: ``fnb_khiops`` against Khiops 11, one unit per data
-  set.
+  set (every bundled data set with a nominal variable); :mod:`repro.experiments.khiops_grouping`:
+  the grouping alone, for diagnosis.
 - :mod:`repro.experiments.common`: what every task reads from its configuration.
 """
