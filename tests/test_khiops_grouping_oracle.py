@@ -6,7 +6,8 @@ garbage group).
 Each case draws one class vector and a few nominal variables; Khiops and
 :class:`repro.preprocessing.discretizers.MODLGrouper` (``variant="khiops"``, same number of
 variables) must give the same parts (sorted class-count rows) and Levels within 1e-6 on every
-variable. Khiops' own run dominates the time (about 2.5 s per case).
+variable, and ``fnb_khiops`` the same SNB selection and weights (1e-9) as Khiops. Khiops' own
+run dominates the time (about 2.5 s per case).
 """
 
 import numpy as np
@@ -16,6 +17,9 @@ import pytest
 pytest.importorskip("khiops.sklearn")
 
 from repro.experiments import khiops_grouping as kg  # noqa: E402
+from repro.experiments.khiops_agreement import WEIGHT_TOL  # noqa: E402
+from repro.methods.fractional import KhiopsFractionalNaiveBayes  # noqa: E402
+from repro.methods.khiops_peer import khiops_snb_weights  # noqa: E402
 
 pytestmark = pytest.mark.oracle
 
@@ -75,14 +79,29 @@ def rare_values_case(seed: int):
 
 
 def differences(X: pd.DataFrame, y: pd.Series) -> list:
-    """(variable, Khiops' (parts, Level), ours) of the variables where the two differ."""
+    """What differs between Khiops and us: (variable, Khiops' (parts, Level), ours) of the
+    variables grouped differently, then ("weights", Khiops', ours) if the SNB selections of Khiops
+    and of ``fnb_khiops`` differ or a weight differs by more than 1e-9 (Khiops prints 10 digits)."""
     classes = sorted(y.unique())
-    theirs, mine = kg.khiops_groupings(X, y, classes), kg.our_groupings(X, y, classes)
-    return [
+    clf = kg.khiops_fit(X, y)
+    theirs, mine = kg.khiops_groupings(X, y, classes, clf), kg.our_groupings(X, y, classes)
+    out = [
         (c, theirs[c], mine[c])
         for c in X.columns
         if theirs[c][0] != mine[c][0] or abs(theirs[c][1] - mine[c][1]) > kg.LEVEL_TOL
     ]
+    try:
+        khiops_weights = khiops_snb_weights(clf, X.columns)
+    except StopIteration:  # no informative variable: Khiops builds no SNB
+        khiops_weights = {}
+    model = KhiopsFractionalNaiveBayes().fit(X, y)
+    our_weights = {c: float(w) for c, w in zip(X.columns, model.weights_) if w > 0}
+    same = khiops_weights.keys() == our_weights.keys() and all(
+        abs(khiops_weights[c] - our_weights[c]) <= WEIGHT_TOL for c in our_weights
+    )
+    if not same:
+        out.append(("weights", khiops_weights, our_weights))
+    return out
 
 
 @pytest.mark.parametrize("seed", range(N_CASES))

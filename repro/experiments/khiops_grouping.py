@@ -29,11 +29,17 @@ from repro.experiments.khiops_agreement import (
 from repro.preprocessing.discretizers import MODLGrouper
 
 
-def khiops_groupings(X: pd.DataFrame, y: pd.Series, classes) -> dict:
-    """Khiops' grouping of every nominal column: (sorted class-count rows of the parts, Level)."""
+def khiops_fit(X: pd.DataFrame, y: pd.Series):
+    """Khiops 11 fit as in KHIOPS_NOTES §8 (``n_trees=0, n_pairs=0``)."""
     from khiops.sklearn import KhiopsClassifier
 
-    clf = KhiopsClassifier(n_trees=0, n_pairs=0).fit(X, y)
+    return KhiopsClassifier(n_trees=0, n_pairs=0).fit(X, y)
+
+
+def khiops_groupings(X: pd.DataFrame, y: pd.Series, classes, clf=None) -> dict:
+    """Khiops' grouping of every nominal column: (sorted class-count rows of the parts, Level);
+    ``clf``: a :func:`khiops_fit` of ``(X, y)`` already made."""
+    clf = khiops_fit(X, y) if clf is None else clf
     prep = clf.model_report_.preparation_report
     out = {}
     for c in nominal_columns(X):
