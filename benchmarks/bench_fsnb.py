@@ -8,7 +8,7 @@ p = 20, 200, 2000 by ``n_noise`` = p − 10; the training part of one repetition
 ``synthetic`` protocol (the first N = 300 rows of the 3300-row block, seed 0).
 
 Methods: ``fsnb`` and ``snb_acc`` from the registry (their YAML defaults; fsNB: ε = 0.025, v = 20,
-patience 1) on the DataFrame of categoricals, and scikit-learn's ``CategoricalNB`` (no selection:
+patience 5) on the DataFrame of categoricals, and scikit-learn's ``CategoricalNB`` (no selection:
 the floor of any NB fit) on the integer codes, built outside the timing. Every (method, p) runs in
 a fresh subprocess, after an untimed warm-up fit (numba compilation) on a small DR sample.
 Timings: ``time.perf_counter`` (wall) and ``time.process_time`` (CPU of the process) of
