@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from repro.preprocessing import modl, modl_khiops
+from repro.preprocessing import modl, modl_khiops, modl_khiops_grouping
 from repro.preprocessing.variables import Partition
 
 VARIANTS = ("paper", "khiops")
@@ -191,7 +191,7 @@ class MODLGrouper:
         class_counts = counts.sum(axis=0)
         if self.variant == "khiops":
             a = _attribute_cost(self.n_variables)
-            value_labels, g, cost, catch = modl_khiops.group_values(counts, a)
+            value_labels, g, cost, catch = modl_khiops_grouping.group_values(counts, a)
             null = modl_khiops.null_cost(class_counts)
             self.granularity_ = int(g)
         else:

@@ -10,7 +10,7 @@ Values are read as Khiops reads them: numbers rounded to 10 significant digits
 (:func:`to_continuous`, ``KWContinuous::StringToContinuous``), missing values sort first, and the
 interval bounds are Khiops' "human readable" means (:func:`human_readable_bound`).
 
-Grouping (:func:`group_values`) is a step-by-step port of Khiops' ``KWGrouperMODL`` in
+Grouping (``group_values``) is a step-by-step port of Khiops' ``KWGrouperMODL`` in
 :mod:`repro.preprocessing.modl_khiops_grouping`: two-class grouping by the discretisation heuristic
 on the values sorted by class proportion (with the garbage-interval search from 7 values), and for
 more classes the reliable sub-groups, greedy merges, post-optimisation and garbage-group search of
@@ -579,20 +579,3 @@ def _post_optimise_granularity(freqs, row_ends, g_best, last_explored) -> int:
         best = g
         g -= 1
     return best
-
-
-# ---------------------------------------------------------------------------------------------
-# Grouping (KWGrouperMODL.cpp): repro.preprocessing.modl_khiops_grouping
-# ---------------------------------------------------------------------------------------------
-def group_values(
-    value_counts: np.ndarray, attribute_cost: float
-) -> tuple[np.ndarray, int, float, np.ndarray]:
-    """Khiops grouping of V values (rows: class counts, sorted by decreasing frequency).
-
-    Returns (group label of each value, granularity, cost, catch-all mask of the values); see
-    :func:`repro.preprocessing.modl_khiops_grouping.group_values` (imported on use: that module
-    builds on the costs of this one).
-    """
-    from repro.preprocessing import modl_khiops_grouping
-
-    return modl_khiops_grouping.group_values(value_counts, attribute_cost)
