@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from .parameters import check_float, check_int
 from .vidaurre import VIDAURRE_CATALOG
 
 __all__ = [
@@ -80,27 +80,11 @@ LED_BAYES_ACCURACY = 0.74002248
 
 
 # --------------------------------------------------------------------------------------------
-# Parameter checks (SPEC §11: the message names the data set, the parameter and the range)
+# Seeds and frames (parameter checks: repro.datasets.parameters, SPEC §11)
 # --------------------------------------------------------------------------------------------
-def _int(value, param: str, dataset: str, *, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-        raise ValueError(f"data set {dataset!r}: parameter {param} must be {what}, got {value!r}")
-    return int(value)
-
-
-def _float(value, param: str, dataset: str, *, low: float, high: float = np.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not low <= value <= high:
-        raise ValueError(
-            f"data set {dataset!r}: parameter {param} must be a number in [{low}, {high}], "
-            f"got {value!r}"
-        )
-    return float(value)
-
-
 def _rng(seed, dataset: str) -> np.random.Generator:
     if seed is not None:
-        _int(seed, "seed", dataset, minimum=0)
+        check_int(seed, "seed", dataset, minimum=0)
     return np.random.default_rng(seed)
 
 
@@ -129,9 +113,9 @@ def waveform_base() -> np.ndarray:
 
 
 def _waveform(n_samples, n_noise, seed, noise, dataset):
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    n_noise = _int(n_noise, "n_noise", dataset, minimum=0)
-    sigma = _float(noise, "noise", dataset, low=0.0)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    n_noise = check_int(n_noise, "n_noise", dataset, minimum=0)
+    sigma = check_float(noise, "noise", dataset, low=0.0)
     rng = _rng(seed, dataset)
     y = rng.integers(0, 3, size=n)
     u = rng.random(n)[:, None]
@@ -183,9 +167,9 @@ def led_bayes_predict(segments) -> np.ndarray:
 
 
 def _led(n_samples, n_noise, seed, flip, categorical, dataset):
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    n_noise = _int(n_noise, "n_noise", dataset, minimum=0)
-    p = _float(flip, "flip", dataset, low=0.0, high=1.0)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    n_noise = check_int(n_noise, "n_noise", dataset, minimum=0)
+    p = check_float(flip, "flip", dataset, low=0.0, high=1.0)
     rng = _rng(seed, dataset)
     y = rng.integers(0, 10, size=n)
     bits = np.empty((n, 7 + n_noise), dtype=np.int8)
@@ -222,9 +206,9 @@ def twonorm(
 ):
     """Breiman's twonorm: class 0 ~ N(a·1, I), class 1 ~ N(−a·1, I); a = 2/√20; equiprobable."""
     ds = "twonorm_gen"
-    n = _int(n_samples, "n_samples", ds, minimum=1)
-    d = _int(n_features, "n_features", ds, minimum=1)
-    a = _float(a, "a", ds, low=-np.inf)
+    n = check_int(n_samples, "n_samples", ds, minimum=1)
+    d = check_int(n_features, "n_features", ds, minimum=1)
+    a = check_float(a, "a", ds, low=-np.inf)
     rng = _rng(seed, ds)
     y = rng.integers(0, 2, size=n)
     X = rng.standard_normal((n, d)) + np.where(y == 0, a, -a)[:, None]
@@ -249,17 +233,19 @@ def madelon_like(
 
     ds = "madelon_like"
     kwargs = {
-        "n_samples": _int(n_samples, "n_samples", ds, minimum=1),
-        "n_features": _int(n_features, "n_features", ds, minimum=1),
-        "n_informative": _int(n_informative, "n_informative", ds, minimum=1),
-        "n_redundant": _int(n_redundant, "n_redundant", ds, minimum=0),
-        "n_repeated": _int(n_repeated, "n_repeated", ds, minimum=0),
-        "n_clusters_per_class": _int(n_clusters_per_class, "n_clusters_per_class", ds, minimum=1),
-        "flip_y": _float(flip_y, "flip_y", ds, low=0.0, high=1.0),
-        "class_sep": _float(class_sep, "class_sep", ds, low=0.0),
+        "n_samples": check_int(n_samples, "n_samples", ds, minimum=1),
+        "n_features": check_int(n_features, "n_features", ds, minimum=1),
+        "n_informative": check_int(n_informative, "n_informative", ds, minimum=1),
+        "n_redundant": check_int(n_redundant, "n_redundant", ds, minimum=0),
+        "n_repeated": check_int(n_repeated, "n_repeated", ds, minimum=0),
+        "n_clusters_per_class": check_int(
+            n_clusters_per_class, "n_clusters_per_class", ds, minimum=1
+        ),
+        "flip_y": check_float(flip_y, "flip_y", ds, low=0.0, high=1.0),
+        "class_sep": check_float(class_sep, "class_sep", ds, low=0.0),
     }
     if seed is not None:
-        _int(seed, "seed", ds, minimum=0)
+        check_int(seed, "seed", ds, minimum=0)
     try:
         X, y = make_classification(**kwargs, n_classes=2, random_state=seed)
     except ValueError as exc:

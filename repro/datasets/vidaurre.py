@@ -75,11 +75,12 @@ finite-sample boxplots only).
 from __future__ import annotations
 
 import itertools
-import numbers
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
+
+from .parameters import check_choice, check_float, check_int
 
 __all__ = [
     "DIRICHLET_PEAK",
@@ -128,36 +129,12 @@ _NOISE_SOURCES = ("shared", "each")
 
 
 # --------------------------------------------------------------------------------------------
-# Helpers (parameter checks as generators.py's, SPEC §11: data set, parameter and range named)
+# Helpers (the numeric checks are repro.datasets.parameters; SPEC §11)
 # --------------------------------------------------------------------------------------------
-def _int(value, param: str, dataset: str, *, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-        raise ValueError(f"data set {dataset!r}: parameter {param} must be {what}, got {value!r}")
-    return int(value)
-
-
-def _float(value, param: str, dataset: str, *, low: float, high: float = np.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not low <= value <= high:
-        raise ValueError(
-            f"data set {dataset!r}: parameter {param} must be a number in [{low}, {high}], "
-            f"got {value!r}"
-        )
-    return float(value)
-
-
-def _choice(value, param: str, dataset: str, choices) -> str:
-    if value not in choices:
-        raise ValueError(
-            f"data set {dataset!r}: parameter {param} must be one of {list(choices)}, got {value!r}"
-        )
-    return value
-
-
 def _streams(seed, dataset: str):
     """``stream(*key)``: an independent generator per key, all derived from ``seed``."""
     if seed is not None:
-        _int(seed, "seed", dataset, minimum=0)
+        check_int(seed, "seed", dataset, minimum=0)
     base = np.random.SeedSequence(seed)
 
     def stream(*key: int) -> np.random.Generator:
@@ -228,15 +205,15 @@ def _discrete_scenario(
     redundant_prob,
     noise_source,
 ):
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = _int(n_noise, "n_noise", dataset, minimum=0)
-    base = _float(dirichlet_base, "dirichlet_base", dataset, low=1e-6)
-    peak = _float(dirichlet_peak, "dirichlet_peak", dataset, low=1e-6)
-    alpha0 = _float(noise_dirichlet, "noise_dirichlet", dataset, low=1e-6)
-    q = _float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
-    neighbours = _choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
-    r = _float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
-    noise_source = _choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    p3 = check_int(n_noise, "n_noise", dataset, minimum=0)
+    base = check_float(dirichlet_base, "dirichlet_base", dataset, low=1e-6)
+    peak = check_float(dirichlet_peak, "dirichlet_peak", dataset, low=1e-6)
+    alpha0 = check_float(noise_dirichlet, "noise_dirichlet", dataset, low=1e-6)
+    q = check_float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
+    neighbours = check_choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
+    r = check_float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
+    noise_source = check_choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -288,15 +265,15 @@ def _continuous_scenario(
     redundant_noise_sd,
     noise_source,
 ):
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = _int(n_noise, "n_noise", dataset, minimum=0)
-    a = _float(mean_range, "mean_range", dataset, low=0.0)
-    sigma = _float(sd, "sd", dataset, low=1e-12)
-    q = _float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
-    neighbours = _choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
-    r = _float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
-    eps = _float(redundant_noise_sd, "redundant_noise_sd", dataset, low=0.0)
-    noise_source = _choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    p3 = check_int(n_noise, "n_noise", dataset, minimum=0)
+    a = check_float(mean_range, "mean_range", dataset, low=0.0)
+    sigma = check_float(sd, "sd", dataset, low=1e-12)
+    q = check_float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
+    neighbours = check_choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
+    r = check_float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
+    eps = check_float(redundant_noise_sd, "redundant_noise_sd", dataset, low=0.0)
+    noise_source = check_choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -420,10 +397,10 @@ def scenario_cr(
 # The eq. (12) toy world
 # --------------------------------------------------------------------------------------------
 def _toy(dataset, kind, n_samples, n_noise, seed, tie_x2_x3, noise_states):
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = _int(n_noise, "n_noise", dataset, minimum=0) if kind else 0
-    tie = _float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
-    m = _int(noise_states, "noise_states", dataset, minimum=2)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    p3 = check_int(n_noise, "n_noise", dataset, minimum=0) if kind else 0
+    tie = check_float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
+    m = check_int(noise_states, "noise_states", dataset, minimum=2)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -565,11 +542,11 @@ def toy_continuous(
     set to x2 (Fig. 4b, "somewhat redundant"), as :func:`toy`. For a given seed and size the
     labels are those of :func:`toy`."""
     dataset = "vidaurre_toy_continuous"
-    n = _int(n_samples, "n_samples", dataset, minimum=1)
-    tie = _float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
-    d1 = _float(shift_x1, "shift_x1", dataset, low=0.0)
-    d23 = _float(shift_x23, "shift_x23", dataset, low=0.0)
-    sigma = _float(sd, "sd", dataset, low=1e-12)
+    n = check_int(n_samples, "n_samples", dataset, minimum=1)
+    tie = check_float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
+    d1 = check_float(shift_x1, "shift_x1", dataset, low=0.0)
+    d23 = check_float(shift_x23, "shift_x23", dataset, low=0.0)
+    sigma = check_float(sd, "sd", dataset, low=1e-12)
     core = _streams(seed, dataset)(0)
     y = core.integers(0, N_CLASSES, size=n)
     means = np.array([[d1, 0.0, 0.0], [0.0, d23, -d23], [0.0, d23, -d23]])

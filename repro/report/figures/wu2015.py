@@ -222,12 +222,17 @@ def table2(records, out_dir, report_cfg) -> list[Path]:
     published Table 2 (error, error_ci95 as fractions, fit_time in s) from ``paths.published``."""
     where = report_cfg.get("paths") or config.paths()
     md, report, table = table2_report(records, pd.read_csv(where.reported("wu2015")))
+    return write_table_outputs(out_dir, "table2", md, report, table)
+
+
+def write_table_outputs(out_dir, stem: str, md: str, report: str, table) -> list[Path]:
+    """``<stem>.md``, ``REPRODUCTION.md`` and ``<stem>_side_by_side.csv`` under ``out_dir``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [
-        out_dir / "table2.md",
+        out_dir / f"{stem}.md",
         out_dir / "REPRODUCTION.md",
-        out_dir / "table2_side_by_side.csv",
+        out_dir / f"{stem}_side_by_side.csv",
     ]
     paths[0].write_text(md + "\n")
     paths[1].write_text(report)
@@ -456,17 +461,7 @@ def table2_weka(records, out_dir, report_cfg) -> list[Path]:
     reported = pd.read_csv(where.reported("wu2015"))
     title = str(report_cfg.get("title", ""))
     md, report, table = table2_weka_report(records, baseline, reported, title)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [
-        out_dir / "table2_weka.md",
-        out_dir / "REPRODUCTION.md",
-        out_dir / "table2_weka_side_by_side.csv",
-    ]
-    paths[0].write_text(md + "\n")
-    paths[1].write_text(report)
-    table.to_csv(paths[2], index=False)
-    return paths
+    return write_table_outputs(out_dir, "table2_weka", md, report, table)
 
 
 # --- Figure 3 --------------------------------------------------------------------------------
