@@ -5,7 +5,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 
 from repro.experiments.khiops_agreement import split
-from repro.methods.fractional import KhiopsFractionalNaiveBayes, ParkMillerRandom, khiops_log_table
+from repro.methods.fractional import KhiopsFractionalNaiveBayes, ParkMillerRandom
+from repro.methods.khiops_prepared import khiops_log_table
 from repro.methods.modl_nb import MODLNaiveBayes
 
 BREAST_CANCER = {

@@ -19,19 +19,11 @@ import math
 
 import numpy as np
 
-from repro.methods.base import WeightedNaiveBayes
 from repro.methods.checks import check_real
 from repro.methods.criteria import khiops_fnb_data_cost, khiops_fnb_prior
 from repro.methods.engine import EncodedData
-from repro.methods.modl_nb import modl_variable_model
+from repro.methods.khiops_prepared import KhiopsPreparedNaiveBayes
 from repro.methods.optimisers import halving_coordinate_descent
-
-
-def khiops_log_table(counts, n_total):
-    """log P(part i | j) = log((n_ij + ε)/(N_j + I·ε)), ε = 1/(N+1) (KWProbabilityTable)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    eps = 1.0 / (n_total + 1.0)
-    return np.log(counts + eps) - np.log(counts.sum(axis=0) + counts.shape[0] * eps)
 
 
 class ParkMillerRandom:
@@ -64,7 +56,7 @@ class ParkMillerRandom:
         return a
 
 
-class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
+class KhiopsFractionalNaiveBayes(KhiopsPreparedNaiveBayes):
     """Fractional naive Bayes of Khiops 11 (bit-compatible weights).
 
     Parameters
@@ -89,42 +81,16 @@ class KhiopsFractionalNaiveBayes(WeightedNaiveBayes):
         check_real("prior_weight", self.prior_weight, low=0)
         check_real("prior_exponent", self.prior_exponent, low=0, high=1, low_open=True)
 
-    def _make_variable_model(self, k, nominal, n_categories):
-        return modl_variable_model(
-            self.encoder_,
-            k,
-            nominal,
-            "khiops",
-            self.n_features_in_,
-            khiops_log_table,
-            "optimized_greedy",
-        )
-
-    def _variable_names(self):
-        names = getattr(self, "feature_names_in_", None)
-        return (
-            [str(n) for n in names]
-            if names is not None
-            else [str(k) for k in range(self.n_features_in_)]
-        )
-
     def _fit_weights(self, Z, y):
         self.n_train_, n_vars = Z.shape
-        self.levels_ = np.array([m.partition.modl_.level_ for m in self.variables_])
+        order0, costs = self.prepared_candidates()
         weights = np.zeros(n_vars)
-        informative = [k for k in range(n_vars) if self.levels_[k] > 0]
         self.criterion_ = np.nan
-        if not informative:
+        if not order0:
             return weights
-        if len(informative) == 1:
-            weights[informative[0]] = 1.0
+        if len(order0) == 1:
+            weights[order0[0]] = 1.0
             return weights
-        names = self._variable_names()
-        order0 = sorted(informative, key=lambda k: (-self.levels_[k], names[k]))
-        costs = {
-            k: math.log(n_vars) + self.variables_[k].partition.modl_.preparation_cost_
-            for k in informative
-        }
         weights, self.criterion_ = self._optimise(Z, y, order0, costs, weights)
         return weights
 

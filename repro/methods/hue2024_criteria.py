@@ -154,8 +154,9 @@ def nll_weight_gradient(q, y, codes, offsets, table):
     return g
 
 
-def negative_log_likelihood(weights, codes, offsets, table, log_prior, y):
-    """F_N(w) = −Σ_n log P_w(y_n | x_n) (eq. 10, 14) and its gradient.
+def negative_log_likelihood(weights, codes, offsets, table, log_prior, y, gradient=True):
+    """F_N(w) = −Σ_n log P_w(y_n | x_n) (eq. 10, 14) and its gradient (the value alone when
+    ``gradient`` is False: half the work, for line searches).
 
         ∂F_N/∂w_k = Σ_n Σ_j (P_w(j | x_n) − 1[y_n = j]) · log p(x_k^n | C_j)
 
@@ -177,6 +178,8 @@ def negative_log_likelihood(weights, codes, offsets, table, log_prior, y):
     S = weighted_scores(w, codes, offsets, table, log_prior)
     q = np.empty_like(S)
     value = float(softmax_nll(S, q, y))
+    if not gradient:
+        return value
     return value, nll_weight_gradient(q, y, codes, offsets, table)
 
 
@@ -224,3 +227,58 @@ def stage2_criterion(weights, codes, offsets, table, log_prior, y, costs, lam, t
     a = 1.0 - np.log1p(float(total)) + np.asarray(costs, dtype=np.float64)
     pen, pen_grad = separable_penalty(weights, a, p, delta)
     return value + lam * pen, grad + lam * pen_grad
+
+
+# ---------------------------------------------------------------------------------------------
+# The proximal map of the separable penalty (composite step CF, Nesterov 2013)
+# ---------------------------------------------------------------------------------------------
+def xi_delta_prox(v, c, lipschitz, p: float, delta: float, upper=1.0, n_bisections: int = 60):
+    """Exact per-coordinate minimiser of the composite step of hue2024 §3.2.2 (CF):
+
+        u_k = argmin_{u ∈ [0, U_k]} h_k(u),   h_k(u) = (L/2)(u − v_k)² + c_k ξ_δ(u),   c_k ≥ 0
+
+    (ξ_δ rescaled, :func:`xi_delta`). On [0, δ] ξ_δ is linear with slope s₀ = pδ^(p−1)/(1 − ξ_δ(0)):
+    h is a convex quadratic, minimised at clip(v − c s₀/L, 0, δ). On [δ, U], h'' = L −
+    c p(1−p) u^(p−2)/(1 − ξ_δ(0)) increases with u: h is concave up to the inflection
+    u_i = (c p(1−p)/(L(1 − ξ_δ(0))))^(1/(2−p)), then convex, so its minimum there is at δ, at U
+    or at the root of h' on [max(δ, u_i), U] (bisection). The smallest of these candidates wins
+    (ties to the smaller u: the sparser model). Vectorised over k; ``upper`` U (scalar or (K,)) ≥ 0.
+    """
+    check_xi_parameters(p, delta)
+    v = np.asarray(v, dtype=np.float64)
+    c = np.broadcast_to(np.asarray(c, dtype=np.float64), v.shape)
+    upper = np.broadcast_to(np.asarray(upper, dtype=np.float64), v.shape)
+    L = float(lipschitz)
+    if not L > 0 or np.any(c < 0) or np.any(upper < 0):
+        raise ValueError("xi_delta_prox needs L > 0, c ≥ 0 and upper ≥ 0")
+    origin = (1.0 - p) * delta**p
+    slope0 = p * delta ** (p - 1.0) / (1.0 - origin)
+
+    def h(u):
+        return 0.5 * L * (u - v) ** 2 + c * xi_delta(u, p, delta)
+
+    lin_hi = np.minimum(delta, upper)
+    candidates = [np.clip(v - c * slope0 / L, 0.0, lin_hi), lin_hi, upper]
+    if p < 1.0:
+        inflection = (c * p * (1.0 - p) / (L * (1.0 - origin))) ** (1.0 / (2.0 - p))
+        lo = np.minimum(np.maximum(delta, inflection), upper)
+    else:
+        lo = lin_hi
+    candidates.append(lo)
+
+    def dh(u):
+        return L * (u - v) + c * p * np.power(np.maximum(u, delta), p - 1.0) / (1.0 - origin)
+
+    hi = upper.copy()
+    bracket = (upper > delta) & (dh(lo) < 0) & (dh(hi) > 0)
+    a, b = lo.copy(), hi.copy()
+    for _ in range(n_bisections if bracket.any() else 0):
+        mid = 0.5 * (a + b)
+        neg = dh(mid) < 0
+        a = np.where(neg, mid, a)
+        b = np.where(neg, b, mid)
+    candidates.append(np.where(bracket, 0.5 * (a + b), lo))
+    stack = np.vstack(candidates)
+    values = np.vstack([h(u) for u in candidates])
+    order = np.lexsort((stack, values), axis=0)[0]  # smallest h, then smallest u
+    return np.take_along_axis(stack, order[None, :], axis=0)[0]
