@@ -68,6 +68,10 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         return estimator_tags(super().__sklearn_tags__())
 
+    def __sklearn_is_fitted__(self) -> bool:
+        """Fitted once ``weights_`` exists (a parameter may end in "_": ``lambda_``)."""
+        return hasattr(self, "weights_")
+
     # ------------------------------------------------------------------ hooks
     def _check_params(self) -> None:
         """Raise a ValueError naming a hyper-parameter that is out of range (called by fit)."""

@@ -161,7 +161,7 @@ class EncodedData:
         """From per-candidate code arrays (N,) and log tables (rows × J)."""
         tables = [np.asarray(t, dtype=np.float64) for t in tables]
         sizes = np.array([t.shape[0] for t in tables], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        offsets = (np.cumsum(sizes) - sizes).astype(np.int64)  # (0,) when there is none
         n_classes = np.asarray(log_prior).size
         table = np.vstack(tables) if tables else np.zeros((0, n_classes))
         y = np.asarray(y, dtype=np.int64)

@@ -79,6 +79,7 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
     ----------
     weights_ : ndarray (K,) in [0, 1] (0 for uninformative variables)
     criterion_ : float, CR(w) of eq. 11 at the returned weights
+    n_iter_ : int, iterations of all stages (≥ 1)
     fit_report_ : dict with ``criterion``, ``null_criterion`` (CR(0)), ``n_iterations``,
         ``total_prior`` (W₀) and ``stage1_total`` (W̃) for the two-stage algorithms,
         ``n_evaluations``, ``converged``, ``init_time``, ``stage1_time``, ``stage2_time``,
@@ -205,6 +206,7 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
         cr_fun, cr_value = self._criterion(data, costs)
         null = cr_value(np.zeros(data.n_candidates))
         self.fit_report_.update(null_criterion=null, n_candidates=data.n_candidates)
+        self.n_iter_ = 1  # iterations of all stages (scikit-learn's convention: ≥ 1)
         if not order:
             self.criterion_ = null
             self.fit_report_.update(criterion=null, n_iterations=0, trace=[])
@@ -236,6 +238,7 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
             trace=trace,
             **times,
         )
+        self.n_iter_ = max(1, self.fit_report_["n_iterations"])
         weights[order] = w
         return weights
 
