@@ -244,6 +244,12 @@ class ScoreEngine:
         self.etable_drop = np.exp(-self.shift_drop)
         self.ty_add = true_class_sums(data.codes, self.shift_add, data.offsets, data.y)
         self.ty_drop = true_class_sums(data.codes, self.shift_drop, data.offsets, data.y)
+        # rows of each candidate's table that its codes use (fractional moves exponentiate them)
+        self.used_rows = (
+            (data.codes.max(axis=1).astype(np.int64) + 1)
+            if data.codes.size
+            else (np.zeros(data.n_candidates, dtype=np.int64))
+        )
         self.reset()
 
     def reset(self, weights=None) -> None:
@@ -267,7 +273,7 @@ class ScoreEngine:
         elif delta == -1.0:
             etable, ty = self.etable_drop, self.ty_drop[i]
         else:
-            rows = slice(d.offsets[i], d.offsets[i] + int(d.codes[i].max()) + 1)
+            rows = slice(d.offsets[i], d.offsets[i] + int(self.used_rows[i]))
             shifted = (self.shift_add if delta > 0 else self.shift_drop)[rows]
             etable = np.exp(delta * shifted)
             ty = (self.ty_add if delta > 0 else self.ty_drop)[i]
