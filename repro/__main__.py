@@ -4,8 +4,16 @@
     python -m repro -m method=nb_gaussian,nb_ef dataset=iris,wine,pima
     python -m repro -m method=bma_nb method.gamma=0.5,1.0,1.5 dataset=iris
 
-Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown or not yet implemented methods and
-unknown data sets are reported with the list of valid names, before Hydra composes anything.
+Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown or not yet implemented methods,
+unknown data sets and unknown keys of the chosen method's or data set's configuration
+(``method.nosuch=1``) are reported with the list of valid names, before Hydra composes anything
+(exit code 2).
+
+A sweep (``-m``) runs every cell even when some fail (each failure is recorded in an
+``.error.json`` file beside the cell's results); it ends with a summary of the failed cells and
+their error files, and exit code 1, when any failed. The summary covers the cells of this machine
+(the basic and joblib launchers, submitit's local executor); jobs of a SLURM cluster leave their
+error files only.
 """
 
 from __future__ import annotations
@@ -26,6 +34,10 @@ from repro.config import register_dataset_configs
 from repro.registry import method_params, resolve_method_id
 
 _CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
+#: ``method.KEY=...`` / ``dataset.KEY.sub=...``: an override of an existing key (no ``+``)
+_KEY = re.compile(r"^(method|dataset)\.([^.=]+)[.=]")
+#: environment variable naming the folder where the jobs of a sweep report their status
+SWEEP_STATUS = "REPRO_SWEEP_STATUS"
 
 
 class CommandLineError(Exception):
@@ -60,7 +72,80 @@ def resolve_overrides(args: list[str]) -> list[str]:
                     f"{', '.join(sorted(valid))} (python -m repro.datasets list)"
                 )
         out.append(f"{group}={','.join(names)}")
+    check_override_keys(out)
     return out
+
+
+def _chosen(args: list[str], group: str) -> list[str] | None:
+    """The options of ``group`` the command line selects (the config's default when it does
+    not); None when an experiment may choose them."""
+    for arg in args:
+        match = _CHOICE.match(arg)
+        if match and match.group(1) == group:
+            return [v.strip() for v in match.group(2).split(",")]
+    if any(arg.startswith(("experiment=", "+experiment=")) for arg in args):
+        return None
+    from omegaconf import OmegaConf
+
+    from repro.config import CONF_DIR
+
+    for item in OmegaConf.load(CONF_DIR / "config.yaml").defaults:
+        if isinstance(item, DictConfig) and group in item:
+            return [str(item[group])]
+    return None
+
+
+def _method_keys(method_id: str) -> tuple[list[str], list[str]]:
+    """(keys of the method's configuration, other parameters of its estimator)."""
+    from hydra.utils import get_class
+
+    from repro.registry import method_config
+
+    config = method_config(method_id)
+    keys = sorted(method_params(config))
+    extra = sorted(set(get_class(config["_target_"])._get_param_names()) - set(keys))
+    return keys, extra
+
+
+def _dataset_keys(name: str) -> tuple[list[str], list[str]]:
+    """(keys of the data set's configuration, parameters to add to it)."""
+    from omegaconf import OmegaConf
+
+    from repro.config import CONF_DIR
+    from repro.datasets import get_entry
+    from repro.datasets.catalog import COMMON_PARAMS
+
+    entry = get_entry(name)
+    yaml = CONF_DIR / "dataset" / f"{entry.name}.yaml"
+    keys = list(OmegaConf.load(yaml)) if yaml.exists() else ["name", *entry.params]
+    extra = [k for k in (*entry.allowed_params(), *COMMON_PARAMS) if k not in keys]
+    return sorted(keys), extra
+
+
+def check_override_keys(args: list[str]) -> None:
+    """``method.KEY=`` / ``dataset.KEY=`` must name a key of the chosen method's (data set's)
+    configuration: else a :class:`CommandLineError` with the valid keys (Hydra would only say
+    "Key 'KEY' is not in struct")."""
+    for arg in args:
+        match = _KEY.match(arg)
+        if not match:
+            continue
+        group, key = match.groups()
+        choices = _chosen(args, group)
+        for choice in choices or ():
+            keys, extra = (_method_keys if group == "method" else _dataset_keys)(choice)
+            if key in keys or key.startswith("_"):
+                continue
+            what = f"method {choice!r}" if group == "method" else f"data set {choice!r}"
+            close = difflib.get_close_matches(key, keys + extra, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            added = (
+                f"; parameters to add with +{group}.NAME=VALUE: {', '.join(extra)}" if extra else ""
+            )
+            raise CommandLineError(
+                f"Could not override {group}.{key}: {what} has no key {key!r}.{hint} "
+                f"Valid keys: {', '.join(keys) or '(none)'} ({group}.KEY=VALUE){added}"
+            )
 
 
 def run_cell_from_config(cfg: DictConfig) -> dict:
@@ -77,7 +162,7 @@ def run_cell_from_config(cfg: DictConfig) -> dict:
         (method, overrides),
         OmegaConf.to_container(cfg.dataset, resolve=True),
         OmegaConf.to_container(cfg.protocol, resolve=True),
-        seed=int(cfg.seed),
+        seed=cfg.seed,  # checked by make_cell (an integer ≥ 0, the message names it)
         experiment=str(cfg.experiment_name),
         report_keys=tuple(cfg.get("report_keys") or ()),
         artefacts=get_method(hook) if hook else None,
@@ -110,15 +195,49 @@ def hydra_main(cfg: DictConfig):
         if task:  # an experiment with its own procedure (figures that need more than records)
             from hydra.utils import get_method
 
-            return get_method(task)(cfg)
-        return run_cell_from_config(cfg)
+            result = get_method(task)(cfg)
+        else:
+            result = run_cell_from_config(cfg)
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep
         if not multirun:
             print(f"error: {exc}", file=sys.stderr)
             sys.exit(1)
-        _record_failure(cfg, exc)
+        path = _record_failure(cfg, exc)
+        _report_status(error=f"{type(exc).__name__}: {exc}", error_file=str(path))
         print(f"cell failed (recorded, sweep continues): {exc}", file=sys.stderr)
         return {"error": str(exc)}
+    if multirun:
+        _report_status()
+    return result
+
+
+def _report_status(**failure) -> None:
+    """Tell the sweep's main process how this job ended (a file in ``$REPRO_SWEEP_STATUS``)."""
+    from pathlib import Path
+
+    folder = os.environ.get(SWEEP_STATUS)
+    if not folder:
+        return
+    job = HydraConfig.get().job
+    payload = {"job": job.num, "overrides": list(HydraConfig.get().overrides.task), **failure}
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{job.num}.json").write_text(json.dumps(payload))
+    except OSError:  # another machine's folder: the error files remain
+        pass
+
+
+def sweep_summary(folder) -> tuple[int, list[dict]]:
+    """(jobs reported, the failed ones) of a sweep's status folder."""
+    from pathlib import Path
+
+    reports = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            reports.append(json.loads(path.read_text()))
+        except (OSError, ValueError):
+            continue
+    return len(reports), [r for r in reports if "error" in r]
 
 
 def _failure_path(cfg: DictConfig):
@@ -133,7 +252,7 @@ def _failure_path(cfg: DictConfig):
     return where / f"{method}.{config_hash({'overrides': overrides})}.error.json"
 
 
-def _record_failure(cfg: DictConfig, exc: Exception) -> None:
+def _record_failure(cfg: DictConfig, exc: Exception):
     path = _failure_path(cfg)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
@@ -143,6 +262,7 @@ def _record_failure(cfg: DictConfig, exc: Exception) -> None:
         "traceback": traceback.format_exc(),
     }
     path.write_text(json.dumps(payload, indent=2))
+    return path
 
 
 def apply_data_path(args: list[str]) -> None:
@@ -155,6 +275,9 @@ def apply_data_path(args: list[str]) -> None:
 
 
 def main() -> None:
+    import shutil
+    import tempfile
+
     apply_data_path(sys.argv[1:])
     try:
         sys.argv[1:] = resolve_overrides(sys.argv[1:])
@@ -162,7 +285,19 @@ def main() -> None:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
-    hydra_main()
+    status = tempfile.mkdtemp(prefix="repro-sweep-")
+    os.environ[SWEEP_STATUS] = status  # this sweep's own folder (also for launcher workers)
+    try:
+        hydra_main()
+        total, failed = sweep_summary(status)
+    finally:
+        shutil.rmtree(status, ignore_errors=True)
+    if failed:
+        print(f"\n{len(failed)} of {total} cells failed:", file=sys.stderr)
+        for report in failed:
+            print(f"  {' '.join(report['overrides'])}: {report['error']}", file=sys.stderr)
+            print(f"    error file: {report['error_file']}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

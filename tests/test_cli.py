@@ -75,10 +75,11 @@ def test_parameter_sweep_and_failed_cell_recorded(tmp_path):
     run(["-m", "method=nb_ef", "method.n_bins=3,5", "dataset=iris"], tmp_path)
     names = sorted(p.name for p in (tmp_path / "results/default/iris").glob("*.parquet"))
     assert names == ["nb_ef__n_bins=3.parquet", "nb_ef__n_bins=5.parquet"]
-    proc = run(["-m", "method=nb_ef", "method.n_bins=0", "dataset=iris,wine"], tmp_path)
+    proc = run(["-m", "method=nb_ef", "method.n_bins=0", "dataset=iris,wine"], tmp_path, False)
     assert proc.stderr.count("cell failed") == 2
     errors = list((tmp_path / "results").rglob("*.error.json"))
     assert len(errors) == 2 and "n_bins must be" in errors[0].read_text()
+    assert proc.returncode == 1 and "2 of 2 cells failed" in proc.stderr  # issue 15
 
 
 def test_generator_parameters_make_their_own_cell(tmp_path):
@@ -112,7 +113,7 @@ def test_a_planned_method_gives_a_clear_error(tmp_path):
         (["method=nb_gaussian", "dataset=irsi"], 2, "Did you mean 'iris'"),
         (["method=nb_gaussian", "dataset=lymph_binary"], 1, "at least 10 instances of every"),
         (["method=nb_gaussian", "+method.gamma=1", "dataset=iris"], 1, "valid parameters: alpha"),
-        (["method=nb_gaussian", "method.gamma=1", "dataset=iris"], 1, "Could not override"),
+        (["method=nb_gaussian", "method.gamma=1", "dataset=iris"], 2, "Could not override"),
         (["method=nb_gaussian", "method.alpha=-2", "dataset=iris"], 1, "finite number > 0, got -2"),
     ],
 )

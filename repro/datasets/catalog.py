@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import local, openml_source
-from .dataset import Dataset, validate_frame
+from .dataset import Dataset
 from .generators import GENERATORS
 from .sklearn_source import SKLEARN
 
@@ -308,8 +308,7 @@ def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Datas
         )
         meta.update(cached)
         meta["params"] = dict(params)
-    validate_frame(X, y, entry.name)
-    return Dataset(entry.name, X, np.asarray(y), meta)
+    return Dataset(entry.name, X, np.asarray(y), meta)  # validated there (SPEC §11)
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,8 +324,7 @@ def _file_stats(entry: Entry) -> dict:
     if key not in _FILE_STATS:
         try:
             X, y = local.read_table(entry.path, entry.name)
-            validate_frame(X, y, entry.name)
-            _FILE_STATS[key] = Dataset(entry.name, X, np.asarray(y)).summary()
+            _FILE_STATS[key] = Dataset(entry.name, X, np.asarray(y)).summary()  # validated
         except (ValueError, OSError) as exc:
             _FILE_STATS[key] = {"status": f"error: {exc}"}
     return _FILE_STATS[key]

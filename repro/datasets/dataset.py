@@ -6,7 +6,9 @@ array of hashable labels without missing values.
 
 Bad input (SPEC §11) is reported by :func:`validate_frame` with a ``ValueError`` that names the
 data set and the column: a missing target, a target with NaN, a single class, empty data, ±inf in
-a numeric column, and non-numeric strings in a numeric column.
+a numeric column, and non-numeric strings in a numeric column. A :class:`Dataset` runs these
+checks once, when it is built, whoever builds it (:func:`~repro.datasets.load_dataset`, a study, a
+user's own data): a hand-built data set gets the messages of a loaded one.
 
 A column of strings is *numeric* when at least half of its non-missing values parse as numbers
 (:data:`NUMERIC_SHARE`); then every other string in it is an error rather than a silent NaN.
@@ -25,6 +27,7 @@ __all__ = [
     "Dataset",
     "DatasetUnavailableError",
     "as_labels",
+    "checked_data",
     "coerce_frame",
     "validate_frame",
 ]
@@ -40,6 +43,12 @@ class DatasetUnavailableError(ValueError):
 @dataclass(repr=False)
 class Dataset:
     """A classification data set: attributes ``X``, labels ``y`` and catalog metadata.
+
+    Built from a loader or by hand, the data are checked once here (:func:`checked_data`): the
+    same ``ValueError`` as :func:`~repro.datasets.load_dataset` for a target of another length,
+    missing labels, a single class, empty data, ±inf, ...; ``X`` given as an array becomes a
+    DataFrame (columns 0..K-1), ``y`` given as a Series (any index), list or Categorical becomes
+    an array of labels in row order.
 
     Parameters
     ----------
@@ -59,6 +68,12 @@ class Dataset:
     X: pd.DataFrame
     y: np.ndarray
     meta: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        """Validate (and normalise) the data once, at the boundary (:func:`checked_data`)."""
+        self.X, self.y = checked_data(self.X, self.y, self.name)
+        if self.meta is None:
+            self.meta = {}
 
     @property
     def categorical(self) -> np.ndarray:
@@ -250,17 +265,76 @@ def as_labels(values) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Validation (SPEC §11)
 # --------------------------------------------------------------------------------------------
+def checked_data(X, y, name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """``(X, y)`` of a :class:`Dataset`: validated by :func:`validate_frame` and normalised.
+
+    ``X``: a DataFrame is kept as it is; an array (or nested list) of rows becomes a DataFrame with
+    columns 0..K-1 and the types of :func:`coerce_frame` (numbers ``float64``, strings nominal).
+    ``y``: an array is kept; a Series (whatever its index), Index, Categorical, list or tuple
+    becomes an array of labels in row order (:func:`as_labels`, as the loaders do).
+    """
+    if X is not None and not isinstance(X, pd.DataFrame):
+        X = _table(X, name)
+    if y is not None and not isinstance(y, np.ndarray):
+        if np.ndim(y) == 0:
+            raise ValueError(
+                f"data set {name!r}: the target must be a 1-D sequence of labels, got {y!r}"
+            )
+        y = as_labels(pd.Series(y).reset_index(drop=True)) if np.ndim(y) == 1 else np.asarray(y)
+    validate_frame(X, y, name)
+    return X, y
+
+
+def _table(X, name: str) -> pd.DataFrame:
+    """An array or list of rows as a DataFrame (columns 0..K-1), types as :func:`coerce_frame`."""
+    try:
+        arr = np.asarray(X)
+    except (TypeError, ValueError) as exc:  # ragged rows
+        raise ValueError(
+            f"data set {name!r}: the attributes X must be a table (a DataFrame or a 2-D array of "
+            f"rows × columns): {exc}"
+        ) from exc
+    if arr.ndim != 2:
+        raise ValueError(
+            f"data set {name!r}: the attributes X must be a table (a DataFrame or a 2-D array of "
+            f"rows × columns), got {type(X).__name__} of shape {arr.shape}"
+        )
+    return coerce_frame(pd.DataFrame(arr), name)
+
+
+#: columns checked for ±inf at a time (bounds the copy made of a wide table)
+_INF_CHUNK = 256
+
+
+def _first_inf_column(X: pd.DataFrame, numeric: list):
+    """(column, rows with ±inf) of the first numeric column holding an infinite value, or None."""
+    for start in range(0, len(numeric), _INF_CHUNK):
+        columns = numeric[start : start + _INF_CHUNK]
+        values = X[columns].to_numpy(dtype="float64", na_value=np.nan)
+        inf = np.isinf(values)
+        if inf.any():
+            j = int(np.flatnonzero(inf.any(axis=0))[0])
+            return columns[j], np.flatnonzero(inf[:, j])
+    return None
+
+
 def validate_frame(X, y, name: str) -> None:
     """Raise a ``ValueError`` naming ``name`` (and the column) unless (X, y) is usable.
 
-    Checks: a target is given, with one label per row and none missing; at least one row and one
-    attribute column; at least two classes; no ±inf in a numeric column; no non-numeric string
-    in a column that is mostly numbers. Missing values in ``X`` are allowed.
+    Checks: attributes and a target are given, with one label per row and none missing; at
+    least one row and one attribute column, with distinct names; at least two classes, of label
+    types that can be sorted together; no ±inf in a numeric column; no non-numeric string in a
+    column that is mostly numbers. Missing values in ``X`` are allowed.
     """
     if y is None:
         raise ValueError(f"data set {name!r} has no target (class) column")
+    if X is None:
+        raise ValueError(f"data set {name!r} has no attributes (X is None)")
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X)
+    if not X.columns.is_unique:
+        dup = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
+        raise ValueError(f"data set {name!r}: duplicated column name(s) {dup}")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"data set {name!r}: the target must be 1-D, got shape {y.shape}")
@@ -285,21 +359,28 @@ def validate_frame(X, y, name: str) -> None:
             f"data set {name!r} has only one class ({classes[0]!r}); classification needs at "
             f"least 2"
         )
+    kinds = {type(c) for c in classes}
+    if len(kinds) > 1:
+        try:
+            np.unique(y)
+        except TypeError as exc:
+            raise ValueError(
+                f"data set {name!r}: the target mixes label types that cannot be ordered "
+                f"({', '.join(sorted(k.__name__ for k in kinds))}); give every label one type, "
+                "e.g. strings"
+            ) from exc
     numeric = [
         c
         for c, dtype in X.dtypes.items()
         if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
     ]
-    if numeric:
-        values = X[numeric].to_numpy(dtype="float64", na_value=np.nan)
-        inf = np.isinf(values)
-        if inf.any():
-            j = int(np.flatnonzero(inf.any(axis=0))[0])
-            rows = np.flatnonzero(inf[:, j])[:5].tolist()
-            raise ValueError(
-                f"data set {name!r}: numeric column {numeric[j]!r} holds {int(inf[:, j].sum())} "
-                f"infinite value(s) (rows {rows}); replace them by finite values or NaN"
-            )
+    found = _first_inf_column(X, numeric)
+    if found is not None:
+        column, rows = found
+        raise ValueError(
+            f"data set {name!r}: numeric column {column!r} holds {rows.size} infinite value(s) "
+            f"(rows {rows[:5].tolist()}); replace them by finite values or NaN"
+        )
     for column, dtype in X.dtypes.items():
         if isinstance(dtype, pd.CategoricalDtype):
             continue

@@ -12,10 +12,18 @@ converts (nominal → Categorical, numeric → float64, sparse → dense) and wr
 atomically (temporary file + ``os.replace``). Any failure of that download (no network, unknown
 id, server error) becomes a :class:`DatasetUnavailableError` that says how to obtain the data.
 ``REPRO_OFFLINE=1`` (or ``download=False``) skips the download attempt.
+
+The download is bounded (openml-python 0.15 sets no timeout and retries a failed connection with
+growing pauses, 10-12 s before its error on a machine without network, forever on a network that
+drops packets): every request of the download gets :func:`request_timeout` (5 s to connect,
+``$REPRO_OPENML_TIMEOUT`` or 30 s without a byte from the server), and a server that cannot be
+reached at all (no network, refused, DNS) is an error at once, without retries; openml-python
+still retries the server's own transient errors.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from datetime import UTC, datetime
@@ -24,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .dataset import Dataset, DatasetUnavailableError, as_labels, coerce_frame, validate_frame
+from .dataset import Dataset, DatasetUnavailableError, as_labels, coerce_frame
 from .local import pick_target
 
 __all__ = [
@@ -34,8 +42,14 @@ __all__ = [
     "is_cached",
     "load_openml",
     "offline_mode",
+    "request_timeout",
     "resolve_cache_dir",
 ]
+
+#: seconds to open a connection to OpenML
+CONNECT_TIMEOUT = 5.0
+#: seconds without a byte from OpenML before a request fails (``$REPRO_OPENML_TIMEOUT``)
+READ_TIMEOUT = 30.0
 
 
 def default_cache_dir() -> Path:
@@ -90,6 +104,77 @@ def _how_to_get(name: str, openml_id: int, parquet: Path) -> str:
     )
 
 
+def request_timeout() -> tuple[float, float]:
+    """(connect, read) timeouts in seconds of the download's requests: ``$REPRO_OPENML_TIMEOUT``
+    (seconds, > 0) or :data:`READ_TIMEOUT` without a byte, at most :data:`CONNECT_TIMEOUT` to
+    connect."""
+    text = os.environ.get("REPRO_OPENML_TIMEOUT", "").strip()
+    try:
+        read = float(text) if text else READ_TIMEOUT
+    except ValueError:
+        read = -1.0
+    if not read > 0:
+        raise ValueError(f"REPRO_OPENML_TIMEOUT must be a number of seconds > 0, got {text!r}")
+    return min(CONNECT_TIMEOUT, read), read
+
+
+class OpenMLUnreachableError(OSError):
+    """The OpenML server cannot be reached at all (raised at once, not retried)."""
+
+
+class _ModuleWith:
+    """A module with some of its attributes replaced (what openml's API module sees)."""
+
+    def __init__(self, module, **replaced):
+        self._module = module
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+
+@contextlib.contextmanager
+def _bounded_requests():
+    """While active, openml-python's requests carry :func:`request_timeout` and a connection
+    failure is an :class:`OpenMLUnreachableError` (openml retries only its server's errors);
+    its MinIO downloads get the same timeouts. openml-python 0.15 offers no setting for either,
+    so its API module is handed a ``requests`` (and ``minio``) with these defaults."""
+    import certifi
+    import minio
+    import openml._api_calls as api
+    import requests
+    import urllib3
+
+    timeout = request_timeout()
+
+    class BoundedSession(requests.Session):
+        def request(self, method, url, *args, **kwargs):
+            if kwargs.get("timeout") is None:
+                kwargs["timeout"] = timeout
+            try:
+                return super().request(method, url, *args, **kwargs)
+            except requests.exceptions.ConnectionError as exc:  # refused, DNS, connect timeout
+                raise OpenMLUnreachableError(f"cannot reach {url.split('?')[0]}: {exc}") from exc
+
+    def bounded_minio(*args, http_client=None, **kwargs):
+        if http_client is None:
+            http_client = urllib3.PoolManager(
+                timeout=urllib3.Timeout(connect=timeout[0], read=timeout[1]),
+                retries=urllib3.Retry(total=2, backoff_factor=0.2),
+                cert_reqs="CERT_REQUIRED",
+                ca_certs=os.environ.get("SSL_CERT_FILE") or certifi.where(),
+            )
+        return minio.Minio(*args, http_client=http_client, **kwargs)
+
+    saved = api.requests, api.minio
+    api.requests = _ModuleWith(requests, Session=BoundedSession)
+    api.minio = _ModuleWith(minio, Minio=bounded_minio)
+    try:
+        yield
+    finally:
+        api.requests, api.minio = saved
+
+
 def _densify(X: pd.DataFrame) -> pd.DataFrame:
     sparse = [c for c in X.columns if isinstance(X[c].dtype, pd.SparseDtype)]
     if sparse:
@@ -108,19 +193,20 @@ def download(name: str, openml_id: int, cache_dir=None, target=None) -> Path:
     try:
         import openml
 
-        remote = openml.datasets.get_dataset(
-            int(openml_id),
-            download_data=True,
-            download_qualities=False,
-            download_features_meta_data=False,
-        )
-        target = target or remote.default_target_attribute
-        if not target or "," in str(target):
-            raise ValueError(
-                f"OpenML data set {openml_id} has no single default target "
-                f"({remote.default_target_attribute!r}); pass target=COLUMN"
+        with _bounded_requests():
+            remote = openml.datasets.get_dataset(
+                int(openml_id),
+                download_data=True,
+                download_qualities=False,
+                download_features_meta_data=False,
             )
-        X, y, _, _ = remote.get_data(target=target, dataset_format="dataframe")
+            target = target or remote.default_target_attribute
+            if not target or "," in str(target):
+                raise ValueError(
+                    f"OpenML data set {openml_id} has no single default target "
+                    f"({remote.default_target_attribute!r}); pass target=COLUMN"
+                )
+            X, y, _, _ = remote.get_data(target=target, dataset_format="dataframe")
     except Exception as exc:  # network, server, parsing: all mean "not available here"
         raise DatasetUnavailableError(
             f"data set {name!r} (OpenML id {openml_id}) is not in the cache ({parquet}) and "
@@ -129,7 +215,7 @@ def download(name: str, openml_id: int, cache_dir=None, target=None) -> Path:
         ) from exc
     X = coerce_frame(_densify(pd.DataFrame(X)).reset_index(drop=True), name)
     labels = as_labels(pd.Series(y).reset_index(drop=True))
-    validate_frame(X, labels, name)
+    summary = Dataset(name, X, labels).summary()  # validated there (SPEC §11)
     frame = X.copy()
     frame[target] = pd.Categorical([None if v is None else str(v) for v in labels])
     _atomic_write(parquet, lambda tmp: frame.to_parquet(tmp, index=False))
@@ -141,7 +227,7 @@ def download(name: str, openml_id: int, cache_dir=None, target=None) -> Path:
         "target": target,
         "url": f"https://www.openml.org/d/{int(openml_id)}",
         "fetched": datetime.now(UTC).isoformat(timespec="seconds"),
-        **Dataset(name, X, labels).summary(),
+        **summary,
     }
     _atomic_write(meta_path, lambda tmp: tmp.write_text(json.dumps(meta, indent=1, default=str)))
     return parquet

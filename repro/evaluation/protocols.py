@@ -147,18 +147,35 @@ def repetition_seed(seed: int, dataset: str, repetition: int) -> int:
     return int(np.random.SeedSequence(entropy).generate_state(1)[0])
 
 
-def check_folds_possible(y: np.ndarray, n_splits: int, dataset: str = "the data set"):
+def check_folds_possible(
+    y: np.ndarray, n_splits: int, dataset: str = "the data set", protocol: Protocol | None = None
+):
+    """A ``ValueError`` unless every class has ``n_splits`` members (a k-fold protocol) or 2
+    (a holdout: one member for each part); the message says what the data allow instead."""
     labels, counts = np.unique(y, return_counts=True)
     small = counts < n_splits
-    if small.any():
-        detail = ", ".join(
-            f"class {lab}: {c}" for lab, c in zip(labels[small].tolist(), counts[small])
-        )
+    if not small.any():
+        return
+    detail = ", ".join(f"class {lab}: {c}" for lab, c in zip(labels[small].tolist(), counts[small]))
+    if protocol is not None and protocol.kind == "holdout":
         raise ValueError(
-            f"{dataset}: stratified {n_splits}-fold cross-validation needs at least {n_splits} "
-            f"instances of every class, but some classes have fewer ({detail}); use fewer folds "
-            "(protocol=cv5 or protocol.n_splits=...) or drop those classes"
+            f"{dataset}: a stratified train/test split (protocol {protocol.name}) needs at least "
+            f"2 instances of every class, one for each part, but some classes have fewer "
+            f"({detail}); drop or merge those classes, or use a cross-validation that tolerates "
+            "them (protocol=cv10 protocol.small_classes=allow)"
         )
+    fewest = int(counts.min())
+    hints = []
+    if fewest >= 2:
+        if n_splits > 5 and fewest >= 5:
+            hints.append("protocol=cv5")
+        hints.append(f"protocol.n_splits={fewest} (the most folds these classes allow)")
+    hints.append("protocol.small_classes=allow (some test folds then lack those classes)")
+    raise ValueError(
+        f"{dataset}: stratified {n_splits}-fold cross-validation needs at least {n_splits} "
+        f"instances of every class, but some classes have fewer ({detail}); use "
+        f"{' or '.join(hints)}, or drop those classes"
+    )
 
 
 def make_splits(protocol, y: np.ndarray, seed: int = 0, dataset: str = "data") -> list[Split]:
@@ -172,10 +189,10 @@ def make_splits(protocol, y: np.ndarray, seed: int = 0, dataset: str = "data") -
         rs = repetition_seed(seed, dataset, r)
         if protocol.kind == "kfold":
             if protocol.small_classes == "error":
-                check_folds_possible(y, protocol.n_splits, dataset)
+                check_folds_possible(y, protocol.n_splits, dataset, protocol)
             cv = StratifiedKFold(n_splits=protocol.n_splits, shuffle=True, random_state=rs)
         else:
-            check_folds_possible(y, 2, dataset)
+            check_folds_possible(y, 2, dataset, protocol)
             cv = StratifiedShuffleSplit(n_splits=1, test_size=protocol.test_size, random_state=rs)
         for f, (train, test) in enumerate(cv.split(np.zeros((y.size, 1)), y)):
             splits.append(Split(r, f, train, test))

@@ -8,6 +8,11 @@ files from many machines merge by concatenation. A file is *current* when its co
 is the one of the configuration asked for (:func:`is_current`). Writes are atomic (temporary file
 + ``os.replace``). A study's artefacts (weights, visited models, ...) are rows with
 ``split = "artefact"`` and ``metric = "artefact:<kind>"`` (:func:`artefact_frame`).
+
+A file that cannot be read (truncated, emptied, overwritten: a disk full, a copy cut short) is
+never fatal: :func:`read_checked` gives None for it, and the runner, which then recomputes it,
+first moves it aside (:func:`quarantine_file`: ``<name>.corrupt``, with a
+:class:`CorruptFileWarning`); :func:`read_records` skips it with the same warning.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ import json
 import os
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from repro.config import jsonable
 from repro.evaluation.metrics import PROBA_FLOOR
@@ -169,12 +176,67 @@ def unit_hash(method, params, dataset_key, seed, protocol, extra=None) -> str:
     return config_hash(payload)
 
 
+class CorruptFileWarning(UserWarning):
+    """A result or checkpoint file that cannot be read: moved aside (quarantined) or skipped."""
+
+
+#: what reading a damaged Parquet file raises (pyarrow: ArrowInvalid, OSError "Corrupt snappy")
+READ_ERRORS = (pa.ArrowException, OSError, ValueError, KeyError)
+
+
+def quarantine_file(path, reason) -> Path | None:
+    """Move an unreadable file aside to ``<name>.corrupt`` (``.corrupt-2``, ... when taken),
+    out of the way of readers and of its recomputation, with a :class:`CorruptFileWarning`.
+    Returns the new path (None when the file is already gone)."""
+    path = Path(path)
+    target, n = path.with_name(f"{path.name}.corrupt"), 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{n}")
+    try:
+        os.rename(path, target)
+    except FileNotFoundError:
+        return None
+    warnings.warn(
+        f"{path} is unreadable ({reason}); moved aside to {target.name}, and what it held is "
+        "recomputed",
+        CorruptFileWarning,
+        stacklevel=2,
+    )
+    return target
+
+
+def read_checked(path, *, quarantine: bool = False, require=()) -> pd.DataFrame | None:
+    """The frame stored in ``path``; None when it is missing or unreadable (a damaged Parquet
+    file, or one without the ``require`` columns), moved aside by :func:`quarantine_file` when
+    ``quarantine`` (only the process that then rewrites it should: it holds the cell's lock)."""
+    path = Path(path)
+    try:
+        frame = pd.read_parquet(path)
+        missing = [c for c in require if c not in frame.columns]
+        if missing:
+            raise KeyError(f"not a record file: no column {missing}")
+    except FileNotFoundError:
+        return None
+    except READ_ERRORS as exc:
+        if quarantine:
+            quarantine_file(path, f"{type(exc).__name__}: {exc}")
+        return None
+    return frame
+
+
 def is_current(path, chash: str) -> bool:
-    """True when ``path`` exists and was computed with configuration hash ``chash``."""
+    """True when ``path`` exists, is readable and was computed with configuration hash
+    ``chash``."""
     path = Path(path)
     if not path.exists():
         return False
-    stored = pd.read_parquet(path, columns=["config_hash"])["config_hash"]
+    try:
+        stored = pd.read_parquet(path, columns=["config_hash"])["config_hash"]
+    except FileNotFoundError:
+        return False
+    except READ_ERRORS:
+        return False
     return bool(len(stored)) and stored.iloc[0] == chash
 
 
@@ -193,14 +255,34 @@ def write_atomic(frame: pd.DataFrame, path: Path) -> None:
 
 
 def read_records(path) -> pd.DataFrame:
-    """All records under a file or directory (``**/*.parquet``, checkpoints excluded)."""
+    """All records under a file or directory (``**/*.parquet``, checkpoints excluded).
+
+    In a directory, an unreadable file is skipped with a :class:`CorruptFileWarning` (the runner
+    recomputes it on its next visit); an unreadable single file is a ``ValueError``."""
     path = Path(path)
     if path.is_file():
-        return pd.read_parquet(path)
+        try:
+            return pd.read_parquet(path)
+        except READ_ERRORS as exc:
+            raise ValueError(f"{path} is not a readable result file: {exc}") from exc
     files = sorted(p for p in path.rglob("*.parquet") if ".parts" not in p.parent.name)
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
-    return pd.concat([pd.read_parquet(p) for p in files], ignore_index=True)
+    frames = []
+    for file in files:
+        frame = read_checked(file)
+        if frame is None:
+            warnings.warn(
+                f"skipped {file}: not a readable Parquet file (a damaged result file; running "
+                "its cell again recomputes it)",
+                CorruptFileWarning,
+                stacklevel=2,
+            )
+            continue
+        frames.append(frame)
+    if not frames:
+        raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
+    return pd.concat(frames, ignore_index=True)
 
 
 def summarize(records: pd.DataFrame, metrics=None) -> pd.DataFrame:

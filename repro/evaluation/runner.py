@@ -15,12 +15,20 @@ configuration (another hash) is an error. A study may give a cell
 
 Work that is not a CV cell (a challenge entry, a timing point, one Khiops-agreement data set) is a
 *unit*: :func:`run_unit` reads its file when current, else computes and writes it atomically.
+
+Faults: a cell (or unit) is computed under its lock (:mod:`repro.evaluation.locks`), so that two
+processes on one cell compute each fold once, the second reading what the first wrote. A cell file
+or checkpoint that cannot be read is moved aside with a warning
+(:func:`~repro.evaluation.records.quarantine_file`) and what it held is recomputed; a ``.parts/``
+folder left beside a finished cell (a kill between writing the cell and removing its checkpoints)
+is removed on the next visit.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import numbers
 import re
 import shutil
 import time
@@ -35,6 +43,7 @@ from sklearn.base import BaseEstimator, clone
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
+from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.protocols import (
     Protocol,
@@ -48,6 +57,7 @@ from repro.evaluation.records import (
     config_hash,
     is_current,
     jsonable,
+    read_checked,
     read_records,
     record_frame,
     unit_hash,
@@ -311,11 +321,16 @@ def _part_path(parts: Path, split: Split, suffix: str = "") -> Path:
     return parts / f"r{split.repetition:03d}_f{split.fold:03d}{suffix}.parquet"
 
 
-def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool):
-    """The cell's stored records when complete (records, and artefacts if the cell has a hook)."""
+def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool, locked=False):
+    """The cell's stored records when complete (records, and artefacts if the cell has a hook).
+
+    An unreadable cell file gives None (to recompute), moved aside first when ``locked`` (the
+    caller holds the cell's lock and rewrites it)."""
     if path is None or force or not path.exists():
         return None
-    records = pd.read_parquet(path)
+    records = read_checked(path, quarantine=locked, require=("config_hash",))
+    if records is None:
+        return None
     stored = set(records["config_hash"])
     if stored != {cell.hash}:
         raise ValueError(
@@ -335,26 +350,56 @@ def run_cell(
     force: bool = False,
     progress: bool = False,
 ) -> pd.DataFrame:
-    """Records of a cell: read from its file when it exists, else computed (and stored)."""
-    ds = cell.dataset
+    """Records of a cell: read from its file when it exists, else computed (and stored).
+
+    With a ``results_dir`` the cell is computed under its lock: a concurrent process on the same
+    cell waits, then reads the file this one wrote (see the module docstring for the faults)."""
     path = cell.path(results_dir) if results_dir is not None else None
-    art_path = cell.artefact_path(results_dir) if path is not None and cell.artefacts else None
-    records = _stored(cell, path, art_path, force)
-    if records is not None:
-        return records
-    splits = cell.fold_splits()
-    frames, art_frames = {}, {}
-    parts = path.with_suffix(".parts") if path is not None else None
-    if parts is not None:
+    if path is None:
+        return _compute(cell, None, None, n_jobs, progress)
+    art_path = cell.artefact_path(results_dir) if cell.artefacts else None
+    parts = path.with_suffix(".parts")
+    if not parts.exists():  # the common case of a finished cell: read without the lock
+        records = _stored(cell, path, art_path, force)
+        if records is not None:
+            return records
+    with cell_lock(path, what=f"cell {path}"):
+        records = _stored(cell, path, art_path, force, locked=True)
+        if records is not None:  # finished meanwhile, or checkpoints left after the cell file
+            if parts.exists():
+                shutil.rmtree(parts, ignore_errors=True)
+            return records
         if force and parts.exists():
             shutil.rmtree(parts)
-        for split in splits:
-            part, art_part = _part_path(parts, split), _part_path(parts, split, ".artefacts")
-            if not is_current(part, cell.hash) or (cell.artefacts and not art_part.exists()):
+        return _compute(cell, path, art_path, n_jobs, progress)
+
+
+def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
+    """The finished folds of an interrupted run (frames and artefact frames by (rep, fold));
+    an unreadable checkpoint is moved aside and its fold recomputed."""
+    frames, art_frames = {}, {}
+    for split in splits:
+        part, art_part = _part_path(parts, split), _part_path(parts, split, ".artefacts")
+        if not part.exists() or (cell.artefacts and not art_part.exists()):
+            continue
+        frame = read_checked(part, quarantine=True, require=("config_hash",))
+        if frame is None or not len(frame) or frame["config_hash"].iloc[0] != cell.hash:
+            continue
+        if cell.artefacts:
+            art = read_checked(art_part, quarantine=True)
+            if art is None:
                 continue
-            frames[(split.repetition, split.fold)] = pd.read_parquet(part)
-            if cell.artefacts:
-                art_frames[(split.repetition, split.fold)] = pd.read_parquet(art_part)
+            art_frames[(split.repetition, split.fold)] = art
+        frames[(split.repetition, split.fold)] = frame
+    return frames, art_frames
+
+
+def _compute(cell: Cell, path: Path | None, art_path: Path | None, n_jobs: int, progress: bool):
+    """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell."""
+    ds = cell.dataset
+    splits = cell.fold_splits()
+    parts = path.with_suffix(".parts") if path is not None else None
+    frames, art_frames = _checkpoints(cell, parts, splits) if parts is not None else ({}, {})
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
     bar = tqdm(
         total=len(splits),
@@ -404,14 +449,21 @@ def run_unit(path, chash: str, compute: Callable[[], pd.DataFrame], *, force: bo
     they are written atomically to ``path``. A file of another hash is recomputed."""
     path = Path(path)
     if not force and is_current(path, chash):
-        return pd.read_parquet(path), False
-    records = compute()
-    stored = set(records["config_hash"]) if "config_hash" in records else set()
-    if stored != {chash}:
-        raise ValueError(
-            f"the records computed for {path} carry config hash {sorted(stored)}, not {chash}"
-        )
-    write_atomic(records, path)
+        stored = read_checked(path)
+        if stored is not None:
+            return stored, False
+    with cell_lock(path, what=f"unit {path}"):
+        if not force and path.exists():  # computed meanwhile by another process, or unreadable
+            stored = read_checked(path, quarantine=True, require=("config_hash",))
+            if stored is not None and len(stored) and stored["config_hash"].iloc[0] == chash:
+                return stored, False
+        records = compute()
+        stored = set(records["config_hash"]) if "config_hash" in records else set()
+        if stored != {chash}:
+            raise ValueError(
+                f"the records computed for {path} carry config hash {sorted(stored)}, not {chash}"
+            )
+        write_atomic(records, path)
     return records, True
 
 
@@ -450,6 +502,16 @@ def evaluate(
     return run_cell(cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress)
 
 
+def check_seed(seed) -> int:
+    """The base seed as an int ≥ 0 (an integer, or its text from a configuration)."""
+    value = seed.strip() if isinstance(seed, str) else seed
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"seed must be an integer ≥ 0 (the base seed of the folds), got {seed!r}")
+    return int(value)
+
+
 def make_cell(
     method,
     dataset,
@@ -485,9 +547,10 @@ def make_cell(
         method_id, estimator, params, defaults = spec.id, spec.estimator, spec.params, spec.defaults
     if baseline:
         defaults = {**defaults, **baseline}
+    seed = check_seed(seed)
     protocol = get_protocol(protocol)
     if protocol.kind == "synthetic":  # fresh generator samples, one block per repetition
-        dataset = synthetic_dataset(dataset, protocol, int(seed))
+        dataset = synthetic_dataset(dataset, protocol, seed)
     elif isinstance(dataset, dict):
         from repro.datasets import load_dataset
 
@@ -503,7 +566,7 @@ def make_cell(
         params=params,
         dataset=dataset,
         protocol=protocol,
-        seed=int(seed),
+        seed=seed,
         experiment=experiment,
         default_params=defaults,
         dataset_key=dataset_key,
@@ -522,6 +585,7 @@ __all__ = [
     "FoldResult",
     "aligned_proba",
     "catalog_key",
+    "check_seed",
     "evaluate",
     "make_cell",
     "model_metrics",

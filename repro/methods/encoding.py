@@ -52,10 +52,11 @@ class TabularEncoder:
 
     Parameters
     ----------
-    categorical_features : "auto", array-like of bool, of int or of str
+    categorical_features : "auto", None, str, int, array-like of bool, of int or of str
         "auto": pandas categorical/bool columns are nominal, object columns are nominal unless
         :func:`looks_numeric`; numpy arrays are all numeric (object arrays: per
-        column as for DataFrames). Otherwise a mask, indices or names of the nominal columns.
+        column as for DataFrames). None: all numeric. Otherwise a mask, indices or names of the
+        nominal columns; a single name (``"petallength"``) or index is one column.
     """
 
     categorical_features: object = "auto"
@@ -92,6 +93,8 @@ class TabularEncoder:
             return mask
         if spec is None:
             return np.zeros(n_features, bool)
+        if isinstance(spec, str | int | np.integer):  # one column: a name or an index
+            spec = [spec]
         spec = np.asarray(spec)
         if spec.dtype == bool:
             if spec.shape != (n_features,):
@@ -99,16 +102,31 @@ class TabularEncoder:
                     f"categorical_features mask has {spec.size} entries for {n_features} columns"
                 )
             return spec.copy()
+        if spec.ndim != 1:
+            raise ValueError(
+                "categorical_features must be 'auto', None, a column name or index, or a list "
+                f"of names, of indices or of booleans (one per column), got {spec.tolist()!r}"
+            )
+        columns = list(names) if names is not None else []
         mask = np.zeros(n_features, bool)
         for item in spec.tolist():
+            if isinstance(item, float) and item.is_integer():
+                item = int(item)
             if isinstance(item, str):
-                if names is None or item not in list(names):
-                    raise ValueError(f"categorical_features: unknown column {item!r}")
-                mask[list(names).index(item)] = True
+                if item not in columns:
+                    raise ValueError(_unknown_column(item, columns))
+                mask[columns.index(item)] = True
+            elif isinstance(item, int) and not isinstance(item, bool):
+                if not 0 <= item < n_features:
+                    raise ValueError(
+                        f"categorical_features: column index {item} out of range; the data "
+                        f"have {n_features} columns (indices 0..{n_features - 1})"
+                    )
+                mask[item] = True
             else:
-                if not 0 <= int(item) < n_features:
-                    raise ValueError(f"categorical_features: column index {item} out of range")
-                mask[int(item)] = True
+                raise ValueError(
+                    f"categorical_features: {item!r} is neither a column name nor an index"
+                )
         return mask
 
     # ------------------------------------------------------------ transform
@@ -127,6 +145,16 @@ class TabularEncoder:
 
     def fit_transform(self, X) -> np.ndarray:
         return self.fit(X).transform(X)
+
+
+def _unknown_column(item: str, columns: list) -> str:
+    if not columns:
+        return (
+            f"categorical_features: unknown column {item!r}: the data have no column names "
+            "(a numpy array); give column indices instead, or a DataFrame"
+        )
+    shown = ", ".join(repr(c) for c in columns[:20]) + (", ..." if len(columns) > 20 else "")
+    return f"categorical_features: unknown column {item!r}; the columns are {shown}"
 
 
 def _as_frame(X) -> tuple[pd.DataFrame, np.ndarray | None]:

@@ -20,7 +20,12 @@ from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from repro.methods.checks import check_object_values, check_target, check_X_shape
+from repro.methods.checks import (
+    check_fit_input,
+    check_object_values,
+    check_target,
+    check_X_shape,
+)
 
 #: attributes of the refitted best model that the wrapper exposes as its own
 DELEGATED = ("weights_", "selected_", "n_selected_features_", "n_features_in_", "feature_names_in_")
@@ -85,7 +90,10 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
 
     Ties between grid points are broken in favour of the first one in
     :class:`~sklearn.model_selection.ParameterGrid` order (keys sorted, values in the given order).
-    A grid point whose fit fails on a fold gets a NaN score there and is ranked last.
+    A grid point whose fit fails on a fold gets a NaN score there and is ranked last. Bad input
+    is refused before the search, with the method's own message: a grid value out of the
+    method's range (its ``_check_params`` hook), data the method's input checks refuse; and
+    after it, a grid point that failed on every inner fold and fails on all the data too.
 
     Attributes
     ----------
@@ -163,8 +171,73 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
             values = list(values) if isinstance(values, list | tuple | np.ndarray) else [values]
             if not values:
                 raise ValueError(f"grid: parameter {name!r} has no candidate value")
+            for value in values:
+                self._check_point(base, {name: value})
             out[name] = values
         return out
+
+    def _method_name(self, base) -> str:
+        return self.method if isinstance(self.method, str) else type(base).__name__
+
+    def _check_point(self, base, point: dict) -> None:
+        """The base method's own parameter checks (its ``_check_params`` hook) on a grid value:
+        an out-of-range value is refused before the search, with the method's message."""
+        candidate = clone(base).set_params(**point)
+        hook = getattr(candidate, "_check_params", None)
+        if hook is None:
+            return
+        try:
+            hook()
+        except ValueError as exc:
+            raise ValueError(f"grid of {self._method_name(base)}: {exc}") from exc
+
+    def _check_data(self, base, X, y) -> None:
+        """The base method's input checks on the training data (the package's estimators: the
+        encoder's column checks too), so that bad data fail here and not in every inner fit."""
+        if type(base).__module__.startswith("repro."):
+            check_fit_input(clone(base), X, y)
+
+    def _failed_point_error(self, base, points, X, y) -> ValueError | None:
+        """The error of the first of ``points`` (grid points that failed on every inner fold)
+        whose fit on all the data fails too, with the method's own message; else None."""
+        for point in points:
+            try:
+                clone(base).set_params(**point).fit(X, y)
+            except Exception as exc:  # the method's own message, with the grid point
+                return ValueError(
+                    f"grid of {self._method_name(base)}: the point {point} failed on every "
+                    f"inner fold: {exc}"
+                )
+        return None
+
+    def _search(self, base, grid, splits, X, y) -> GridSearchCV:
+        """The inner-CV grid search; a grid point that fails on every inner fold and on all the
+        data is an error with the method's message (not scikit-learn's "All the N fits
+        failed"), other fit failures are warnings and NaN scores, as in GridSearchCV."""
+        search = GridSearchCV(
+            base,
+            param_grid=grid,
+            scoring=self.scoring,
+            cv=splits,
+            refit=False,
+            n_jobs=self.n_jobs,
+            error_score=np.nan,
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.filterwarnings("ignore", message="One or more of the test scores")
+            try:
+                search.fit(X, y)
+            except ValueError as exc:  # every fit failed
+                error = self._failed_point_error(base, list(ParameterGrid(grid))[:1], X, y)
+                raise (error or exc) from exc
+        scores = np.asarray(search.cv_results_["mean_test_score"], dtype=float)
+        failed = [p for p, s in zip(search.cv_results_["params"], scores) if not np.isfinite(s)]
+        error = self._failed_point_error(base, failed, X, y)
+        if error is not None:
+            raise error
+        for w in caught:  # the search's warnings, once no error replaces them
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return search
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -186,24 +259,14 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
         check_object_values(X)
         validate_data(self, X, skip_check_array=True, reset=True)
         classes, y_idx = check_target(y, X.shape[0])
+        self._check_data(base, X, y)
         candidates = list(ParameterGrid(grid))
         start = time.perf_counter()
         splits = (
             inner_splits(y_idx, self.inner_cv, self.random_state) if len(candidates) > 1 else []
         )
         if splits:
-            search = GridSearchCV(
-                base,
-                param_grid=grid,
-                scoring=self.scoring,
-                cv=splits,
-                refit=False,
-                n_jobs=self.n_jobs,
-                error_score=np.nan,
-            )
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message="One or more of the test scores")
-                search.fit(X, y)
+            search = self._search(base, grid, splits, X, y)
             self.cv_results_ = search.cv_results_
             self.best_params_ = dict(search.best_params_)
             self.best_score_ = float(search.best_score_)
