@@ -33,8 +33,22 @@ from repro.methods.checks import (
 )
 
 
-def _design_matrix(encoder, Z, mean, scale):
-    """One-hot nominal columns and standardised numeric columns; returns (D, variable of col)."""
+def _column_units(Z, numeric) -> np.ndarray:
+    """A power of two per numeric column near its largest |value| (1 for the others).
+
+    Dividing by it is exact and brings every column near 1, so that the mean and the standard
+    deviation neither overflow (|x| ≈ 1e300) nor underflow (|x| ≈ 1e-300): standardisation is
+    then the same at every scale (SPEC §11).
+    """
+    with np.errstate(all="ignore"):
+        top = np.nanmax(np.where(numeric & np.isfinite(Z), np.abs(Z), 0.0), axis=0, initial=0.0)
+    exponent = np.where(top > 0, np.ceil(np.log2(np.where(top > 0, top, 1.0))), 0.0)
+    return np.where(numeric, np.ldexp(1.0, exponent.astype(np.int64)), 1.0)
+
+
+def _design_matrix(encoder, Z, mean, scale, unit):
+    """One-hot nominal columns and standardised numeric columns ((z/unit − mean)/scale);
+    returns (D, variable of col)."""
     blocks, owner = [], []
     for k in range(Z.shape[1]):
         z = Z[:, k]
@@ -46,7 +60,7 @@ def _design_matrix(encoder, Z, mean, scale):
             blocks.append(onehot)
             owner += [k] * n_cat
         else:
-            col = np.where(np.isnan(z), mean[k], z)
+            col = np.where(np.isnan(z), mean[k], z / unit[k])
             blocks.append(((col - mean[k]) / scale[k])[:, None])
             owner.append(k)
     return np.hstack(blocks), np.asarray(owner)
@@ -64,12 +78,14 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
             check_real(name, getattr(self, name), low=0, low_open=True)
         Z, y_idx = check_fit_input(self, X, y)
         numeric = ~self.encoder_.categorical_
+        self.unit_ = _column_units(Z, numeric)
+        U = Z / self.unit_
         with np.errstate(all="ignore"):
-            mean = np.where(numeric, np.nanmean(np.where(numeric, Z, 0.0), axis=0), 0.0)
-            std = np.where(numeric, np.nanstd(np.where(numeric, Z, 0.0), axis=0), 1.0)
+            mean = np.where(numeric, np.nanmean(np.where(numeric, U, 0.0), axis=0), 0.0)
+            std = np.where(numeric, np.nanstd(np.where(numeric, U, 0.0), axis=0), 1.0)
         self.mean_ = np.nan_to_num(mean)
         self.scale_ = np.where(np.isfinite(std) & (std > 0), std, 1.0)
-        D, owner = _design_matrix(self.encoder_, Z, self.mean_, self.scale_)
+        D, owner = _design_matrix(self.encoder_, Z, self.mean_, self.scale_, self.unit_)
         model = self._make_model()
         if self.classes_.size > 2:  # liblinear is binary: one-vs-rest, as LibLinear itself does
             model = OneVsRestClassifier(model)
@@ -91,7 +107,7 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         check_is_fitted(self, "model_")
         Z = check_predict_input(self, X)
-        D, _ = _design_matrix(self.encoder_, Z, self.mean_, self.scale_)
+        D, _ = _design_matrix(self.encoder_, Z, self.mean_, self.scale_, self.unit_)
         return self.model_.decision_function(D)
 
     def predict(self, X):
@@ -125,7 +141,7 @@ class LogisticRegressionClassifier(_LiblinearBaseline):
     def predict_proba(self, X):
         check_is_fitted(self, "model_")
         Z = check_predict_input(self, X)
-        D, _ = _design_matrix(self.encoder_, Z, self.mean_, self.scale_)
+        D, _ = _design_matrix(self.encoder_, Z, self.mean_, self.scale_, self.unit_)
         return self.model_.predict_proba(D)
 
 

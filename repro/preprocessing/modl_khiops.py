@@ -353,14 +353,28 @@ def to_continuous(x) -> np.ndarray:
     v = np.abs(x[ok])
     e = _exponent(v)
     idx = e - DIGITS + 1
-    mant = np.where(idx >= 0, v * _NEG10[np.clip(idx, 0, 309)], v * _POS10[np.clip(-idx, 0, 309)])
-    m = np.floor(mant + 0.5)
+    m = np.floor(_times_power10(v, -idx) + 0.5)
     carry = m >= 1e10
     m = np.where(carry, 1e9, m)
     idx = np.where(carry, idx + 1, idx)
-    val = np.where(idx >= 0, m * _POS10[np.clip(idx, 0, 309)], m * _NEG10[np.clip(-idx, 0, 309)])
+    val = _times_power10(m, idx)
     out[ok] = np.where(x[ok] < 0, -val, val)
     return out
+
+
+def _times_power10(x, k):
+    """x·10^k with the literal power table (vectorised over x and k), in two factors when
+    |k| > 300, so that 10^k neither overflows to inf nor becomes subnormal for |x| near 1e±300
+    (a single factor otherwise, as Khiops: the same bits there)."""
+    x = np.asarray(x, dtype=np.float64)
+    k = np.asarray(k, dtype=np.int64)
+    first = np.clip(k, -300, 300)
+    rest = k - first
+    out = x * np.where(first >= 0, _POS10[np.abs(first)], _NEG10[np.abs(first)])
+    out = np.where(
+        rest == 0, out, out * np.where(rest >= 0, _POS10[np.abs(rest)], _NEG10[np.abs(rest)])
+    )
+    return float(out) if out.ndim == 0 else out
 
 
 def _human_readable(lower: float, upper: float) -> float:
@@ -382,14 +396,14 @@ def _human_readable(lower: float, upper: float) -> float:
             full += 1
             new = mant * _POS10[full]
     else:
-        mant = int(pos * _POS10[-full] + 0.5)
-        new = mant * _NEG10[-full]
+        mant = int(_times_power10(pos, -full) + 0.5)
+        new = _times_power10(mant, full)
         result = new
         while abs(new - pos) < max_delta and full < 200:
             result = new
             mant //= 10
             full += 1
-            new = mant * _NEG10[-full] if full <= 0 else mant * _POS10[full]
+            new = _times_power10(mant, full)
     if value < 0:
         result = -result
     result = min(max(result, lower), upper)
