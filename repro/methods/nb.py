@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from repro.methods.base import WeightedNaiveBayes, check_output_shrink
 from repro.methods.checks import check_choice, check_int, check_real
+from repro.preprocessing.histograms import NOMINALS, NumericCodes
 from repro.preprocessing.tables import M_ESTIMATE_PRIORS, class_log_prior, m_estimate
 from repro.preprocessing.variables import (
     CategoryPartition,
@@ -37,6 +38,9 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
     """Naive Bayes with per-class normal densities for numeric variables (elovaara2008).
 
     Nominal variables use the Laplace estimate (α = ``alpha``); missing values are ignored.
+    SPEC §3.5 / elovaara2008 eqs. 18–20: per-class mean and the N − 1 variance (``ddof=1``);
+    the ``var_smoothing`` floor (1e-9 of the largest class variance) only keeps a class that is
+    constant on a variable finite.
 
     Parameters
     ----------
@@ -48,6 +52,10 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
         Laplace pseudo-count for nominal variables.
     categorical_features : "auto" or mask/indices/names
         Which columns are nominal (see :class:`repro.methods.encoding.TabularEncoder`).
+    nominal : {"categorical", "numeric"}, default "categorical"
+        "numeric": nominal variables get their category codes 0..C−1 as values and a Gaussian,
+        as elovaara2008 §5.1 treats them ("arbitrary non-overlapping numerical values");
+        "categorical": the Laplace estimate above. Unseen categories carry no information.
 
     Examples
     --------
@@ -57,20 +65,32 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
     True
     """
 
-    def __init__(self, ddof=1, var_smoothing=1e-9, alpha=1.0, categorical_features="auto"):
+    def __init__(
+        self,
+        ddof=1,
+        var_smoothing=1e-9,
+        alpha=1.0,
+        categorical_features="auto",
+        nominal="categorical",
+    ):
         self.ddof = ddof
         self.var_smoothing = var_smoothing
         self.alpha = alpha
         self.categorical_features = categorical_features
+        self.nominal = nominal
 
     def _check_params(self):
         check_gaussian_params(self.ddof, self.var_smoothing)
         check_real("alpha", self.alpha, low=0, low_open=True)
+        check_choice("nominal", getattr(self, "nominal", "categorical"), NOMINALS)
 
     def _make_variable_model(self, k, nominal, n_categories):
-        if nominal:
-            return laplace_category_model(n_categories, self.alpha)
-        return GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)
+        gaussian = GaussianModel(ddof=self.ddof, var_smoothing=self.var_smoothing)
+        if not nominal:
+            return gaussian
+        if getattr(self, "nominal", "categorical") == "numeric":
+            return NumericCodes(gaussian)
+        return laplace_category_model(n_categories, self.alpha)
 
 
 class BinnedNaiveBayes(WeightedNaiveBayes):
@@ -129,13 +149,34 @@ class EqualFrequencyNaiveBayes(BinnedNaiveBayes):
 class EqualWidthNaiveBayes(BinnedNaiveBayes):
     """EWB-10 of elovaara2008 §4: per-class equal-width histogram densities.
 
-    Nominal variables use the Laplace estimate (α = 1); missing values are ignored.
+    SPEC §3.5: ``n_bins`` equal-width bins on [min, max] of the class's training values, Laplace
+    masses (n_b + 1)/(n_j + n_bins), density = mass / width, out-of-range values clip to the
+    edge bin (:class:`~repro.preprocessing.variables.EqualWidthDensityModel`). Missing values
+    are ignored.
+
+    Parameters
+    ----------
+    n_bins : int ≥ 1, default 10
+    categorical_features : "auto" or mask/indices/names
+    nominal : {"categorical", "numeric"}, default "categorical"
+        "numeric": nominal variables get their category codes as values and the same histogram
+        (elovaara2008 §5.1); "categorical": the Laplace estimate (α = 1) per category.
     """
 
+    def __init__(self, n_bins=10, categorical_features="auto", nominal="categorical"):
+        super().__init__(n_bins, categorical_features)
+        self.nominal = nominal
+
+    def _check_params(self):
+        super()._check_params()
+        check_choice("nominal", self.nominal, NOMINALS)
+
     def _make_variable_model(self, k, nominal, n_categories):
-        if nominal:
-            return laplace_category_model(n_categories, 1.0)
-        return EqualWidthDensityModel(self.n_bins)
+        if not nominal:
+            return EqualWidthDensityModel(self.n_bins)
+        if self.nominal == "numeric":
+            return NumericCodes(EqualWidthDensityModel(self.n_bins))
+        return laplace_category_model(n_categories, 1.0)
 
 
 class LaplaceNaiveBayes(GaussianNaiveBayes):

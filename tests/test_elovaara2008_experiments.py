@@ -1,0 +1,99 @@
+"""elovaara2008 experiments: the data set rule, the per-run aggregates, the figure order, the
+claims table, and (slow) the sweep + report end to end on a tiny configuration."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from repro.config import experiment_config
+from repro.datasets import list_datasets
+from repro.report.figures import elovaara2008 as e
+
+METHODS = ["nb_mdlh", "nb_mdlg", "nb_shimazaki", "nb_ewb10", "nb_gaussian"]
+
+
+def test_fig1_config_lists_every_bundled_set_with_a_numeric_attribute():
+    cfg = experiment_config("elovaara2008_fig1")
+    assert cfg["sweep"]["method"] == METHODS
+    assert cfg["protocol"]["name"] == "cv10x30" and cfg["protocol"]["n_repeats"] == 30
+    assert cfg["sweep"]["++method.nominal"] == ["numeric"]
+    cat = list_datasets()
+    rule = cat[
+        cat["source"].isin(["local", "generator"])
+        & cat["offline"]
+        & (cat["n_numeric"].fillna(0) >= 1)
+        & (cat["n"] < 60_000)
+    ]
+    assert sorted(cfg["sweep"]["dataset"]) == sorted(rule["name"])
+    fig2 = experiment_config("elovaara2008_fig2")
+    assert fig2["report"]["sources"] == ["elovaara2008_fig1"]
+
+
+def _records():
+    """5 methods × 3 data sets × 2 runs × 2 folds; MDLg best everywhere, EWB-10 increasing
+    a < b < c, log-sum = 10 × (accuracy − 1) per fold."""
+    base = {"a": 0.5, "b": 0.7, "c": 0.9}
+    shift = {"nb_mdlg": 0.08, "nb_mdlh": 0.03, "nb_shimazaki": 0.02, "nb_ewb10": 0.0,
+             "nb_gaussian": -0.05}  # fmt: skip
+    rows = []
+    for m, s in shift.items():
+        for d, b in base.items():
+            for rep in range(2):
+                for fold in range(2):
+                    acc = b + s + 0.01 * fold
+                    common = dict(method=m, dataset=d, repetition=rep, fold=fold, split="test")
+                    rows.append({**common, "metric": "accuracy", "value": acc})
+                    rows.append({**common, "metric": "log_sum", "value": 10 * (acc - 1)})
+    return pd.DataFrame(rows)
+
+
+def test_per_run_mean_accuracy_and_summed_log_sum():
+    runs = e.per_run(_records(), "log_sum").set_index(["method", "dataset", "repetition"])
+    # folds 0 and 1 of run 0: 10(0.58 − 1) + 10(0.59 − 1)
+    assert runs.at[("nb_mdlg", "a", 0), "log_sum"] == pytest.approx(-8.3)
+    acc = e.run_means(_records(), "accuracy")
+    assert acc.at["a", "nb_mdlg"] == pytest.approx(0.585)
+    assert list(e.ordered(acc, "accuracy").index) == ["a", "b", "c"]
+    assert list(e.ordered(e.run_means(_records(), "log_sum"), "log_sum").index) == ["c", "b", "a"]
+
+
+def test_claims_table():
+    rec = _records()
+    table = e.claims(e.run_means(rec, "accuracy"), e.run_means(rec, "log_sum")).set_index("claim")
+    assert table.at["MDLg is best on most data sets (accuracy)", "holds"]
+    assert table.at["MDLg is best on most data sets (log-sum)", "holds"]
+    assert "MDLg best on 3 of 3" in table.at["MDLg is best on most data sets (accuracy)", "ours"]
+    marginal = table.at["MDLh only marginally better than EWB-10 (accuracy)", "ours"]
+    assert "+3.00 points" in marginal
+    # equal spreads everywhere: no trend, the claim does not hold
+    assert not table.at["Differences between methods shrink where EWB-10 does well (accuracy)",
+                        "holds"]  # fmt: skip
+
+
+def test_figures_and_reproduction_from_records(tmp_path):
+    rec = _records()
+    cfg = {"title": "t", "methods": METHODS}
+    paths = e.fig1(rec, tmp_path, cfg) + e.fig2(rec, tmp_path, cfg)
+    assert all(p.exists() for p in paths)
+    csv = pd.read_csv(tmp_path / "fig1.csv")
+    assert list(csv["dataset"]) == ["a", "b", "c"] and (csv["runs"] == 2).all()
+    assert (csv["rank_nb_mdlg"] == 1).all()
+    text = (tmp_path / "REPRODUCTION.md").read_text()
+    assert "## Claims" in text and "prints no number" in text
+
+
+@pytest.mark.slow
+def test_sweep_and_report_end_to_end(tmp_path, python_m):
+    res = tmp_path / "res"
+    run = python_m(
+        "repro", "experiment=elovaara2008_fig1", "dataset=iris,wine", "protocol.n_repeats=1",
+        f"results_dir={res}", "progress=false", timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    for name in ("elovaara2008_fig1", "elovaara2008_fig2"):
+        rep = python_m("repro.report", f"experiment={name}", f"results={res}")
+        assert rep.returncode == 0, rep.stderr
+    out = res / "elovaara2008_fig1"
+    assert (out / "fig1.png").exists() and (out / "compare_accuracy_bergmann.md").exists()
+    assert (res / "elovaara2008_fig2" / "fig2.png").exists()
+    assert np.isfinite(pd.read_csv(out / "fig1.csv")["nb_mdlh"]).all()
