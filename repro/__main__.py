@@ -196,6 +196,9 @@ def hydra_main(cfg: DictConfig):
             from hydra.utils import get_method
 
             result = get_method(task)(cfg)
+            failed = result.get("failed") if isinstance(result, dict) else None
+            if failed:  # a task that runs its own cells reports them like a sweep does
+                raise RuntimeError(f"{len(failed)} cells failed: " + "; ".join(map(str, failed)))
         else:
             result = run_cell_from_config(cfg)
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep

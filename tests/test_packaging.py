@@ -100,7 +100,7 @@ def test_wheel_ships_configs_published_numbers_and_data_sets(installed):
                  for p in (ROOT / "experiments").glob("*/reported.csv")]  # fmt: skip
     data = [f"repro/datasets/bundled/{p.name}" for p in (ROOT / "datasets").glob("*.parquet")]
     data += ["repro/datasets/bundled/MANIFEST.csv", "repro/datasets/bundled/OPENML_ONLY.csv"]
-    assert len(conf) > 30 and len(published) == 3 and len(data) == 45 + 2
+    assert len(conf) > 30 and len(published) == 4 and len(data) == 45 + 2
     assert set(conf + published + data) <= names
     # data directories are not packages: no code of experiments/ (e.g. a script) is shipped
     data_dirs = ("repro/published/", "repro/conf/", "repro/datasets/bundled/")
