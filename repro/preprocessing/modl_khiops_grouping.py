@@ -1523,15 +1523,13 @@ def _singleton_table(table):
     return [row]
 
 
-def post_optimize_grouping(source, target, iv, costs):
-    """``PostOptimizeGrouping``: ExhaustiveMerge down to 5 groups, value moves, up to 3
-    unsuccessful forced merges each followed by value moves (the best kept, ties to fewer
-    groups), then the single group. Returns (table, group of each source row)."""
-    if len(target) <= 1:
-        return target, iv
-    if len(target) > MAX_TESTED_FORCED_MERGES + 2:
-        target, iv_em = exhaustive_merge_grouping(MAX_TESTED_FORCED_MERGES + 2, target, costs)
-        iv = [iv_em[g] for g in iv]
+def forced_merge_search(source, target, iv, costs):
+    """The forced-merge loop shared by ``PostOptimizeGrouping`` and the garbage variant: value
+    moves on ``target``, then up to MAX_TESTED_FORCED_MERGES unsuccessful forced merges, each
+    followed by value moves, the best table kept (ties to fewer groups; the count restarts at
+    each success). ``target`` and ``iv`` are updated in place by the first value moves.
+    Returns (best table, group of each source row, its cost, whether the single group was met).
+    """
     singleton_tested = len(target) == 1
     if len(target) > 1:
         post_optimize_groups(source, target, iv, costs)
@@ -1553,6 +1551,19 @@ def post_optimize_grouping(source, target, iv, costs):
                 target = [_Group(r.counts, r.mod) for r in new]
                 tested = 0
             current = new
+    return target, iv, best_cost, singleton_tested
+
+
+def post_optimize_grouping(source, target, iv, costs):
+    """``PostOptimizeGrouping``: ExhaustiveMerge down to 5 groups, value moves, up to 3
+    unsuccessful forced merges each followed by value moves (the best kept, ties to fewer
+    groups), then the single group. Returns (table, group of each source row)."""
+    if len(target) <= 1:
+        return target, iv
+    if len(target) > MAX_TESTED_FORCED_MERGES + 2:
+        target, iv_em = exhaustive_merge_grouping(MAX_TESTED_FORCED_MERGES + 2, target, costs)
+        iv = [iv_em[g] for g in iv]
+    target, iv, best_cost, singleton_tested = forced_merge_search(source, target, iv, costs)
     if not singleton_tested:
         single = _singleton_table(target)
         if _table_cost(costs, single) < best_cost + EPSILON:
@@ -1773,27 +1784,9 @@ def post_optimize_grouping_with_garbage_search(initial, groups, iv, costs):
         iv_garbage = [iv_em_garbage[g] for g in iv]
     source = _table(initial)
     target = _table(groups)
-    singleton_tested = len(target) == 1
-    if len(target) > 1:
-        post_optimize_groups(source, target, iv_plain, costs)
-    best_cost = _table_cost(costs, target)
-    tested = 0
-    if len(target) > 1:
-        current = [_Group(r.counts, r.mod) for r in target]
-        iv_new = list(iv_plain)
-        while len(current) > 1 and tested < MAX_TESTED_FORCED_MERGES:
-            tested += 1
-            new = force_best_group_merge(current, iv_new, costs)
-            if len(new) == 1:
-                singleton_tested = True
-            post_optimize_groups(source, new, iv_new, costs)
-            new_cost = _table_cost(costs, new)
-            if new_cost < best_cost + EPSILON:
-                best_cost = new_cost
-                iv_plain = list(iv_new)
-                target = [_Group(r.counts, r.mod) for r in new]
-                tested = 0
-            current = new
+    target, iv_plain, best_cost, singleton_tested = forced_merge_search(
+        source, target, iv_plain, costs
+    )
     if groups_garbage is not None:
         groups = groups_garbage
     best_cost_garbage = best_cost + EPSILON
