@@ -110,11 +110,17 @@ def log_parametric_complexity(k_max: int, n: int) -> np.ndarray:
     if k_max == 1 or n == 0:
         return out
     out[1] = log_r2(n)
+    _ratio_recurrence(out, float(n))
+    return out
+
+
+@njit(cache=True)
+def _ratio_recurrence(out, n):
+    """Fill out[K − 1] = log R(K, n), K ≥ 3, from out[1] = log R(2, n) (see above)."""
     ratio = math.exp(out[1])  # R(2)/R(1); R(2, n) ≤ √(πn/2) + 1 stays small
-    for k in range(3, k_max + 1):
+    for k in range(3, out.size + 1):
         ratio = 1.0 + n / ((k - 2) * ratio)
         out[k - 1] = out[k - 2] + math.log(ratio)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,11 +282,20 @@ def _penalised_dp(pos, cum, beta):
     return f[m - 1], nseg[m - 1], last
 
 
-def _cut_path(last: np.ndarray, m: int) -> np.ndarray:
-    idx = [m - 1]
-    while idx[-1] > 0:
-        idx.append(int(last[idx[-1]]))
-    return np.array(idx[::-1])
+@njit(cache=True)
+def _cut_path(last, m):
+    """Indices 0 = p_0 < … < p_K = m − 1 of the cuts, read back from the last-cut pointers."""
+    n = 1
+    p = m - 1
+    while p > 0:
+        p = last[p]
+        n += 1
+    idx = np.empty(n, dtype=np.int64)
+    p = m - 1
+    for i in range(n - 1, -1, -1):
+        idx[i] = p
+        p = last[p]
+    return idx
 
 
 #: default budget of the layered programme (layers × candidates, about a second of work)
@@ -388,7 +403,7 @@ def mdl_histogram(
         lower = np.maximum(lower, g - beta * ks)
         crit_k = f_k + const + log_r[k_beta - 1]
         if k_beta <= k_cap and crit_k < best:
-            best, best_idx = crit_k, _cut_path(last, m)
+            best, best_idx = crit_k, _cut_path(last, m)  # compiled: m can be 10⁶
         return k_beta
 
     if search == "hull":
