@@ -2,9 +2,11 @@
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from sklearn.datasets import load_iris
 
 from repro.preprocessing.histograms import (
     candidate_cuts,
@@ -148,6 +150,38 @@ def test_shimazaki_cost_by_hand():
     assert shimazaki_cost(x, 5) == pytest.approx(0.46)
     costs = [shimazaki_cost(x, n) for n in range(1, 11)]
     assert shimazaki_bins(x, max_bins=10) == 1 + int(np.argmin(costs))
+
+
+def _exact_shimazaki_bins(values: list[Fraction], n_max: int) -> int:
+    """argmin_N (2k̄ − v)/δ² with every bin index ⌊(x − lo)·N/span⌋ computed in rationals (a value
+    on an edge opens the next bin; the maximum falls in the last bin); the first N on ties."""
+    lo, span = min(values), max(values) - min(values)
+    best, best_n = None, 1
+    for n in range(1, n_max + 1):
+        counts = [0] * n
+        for v in values:
+            counts[min(int((v - lo) * n / span), n - 1)] += 1
+        mean = Fraction(sum(counts), n)
+        var = sum((c - mean) ** 2 for c in counts) / n
+        cost = (2 * mean - var) / (span / n) ** 2
+        if best is None or cost < best:
+            best, best_n = cost, n
+    return best_n
+
+
+@pytest.mark.parametrize("column", range(4))
+def test_shimazaki_bins_on_iris_equal_the_exact_rational_search(column):
+    """iris is recorded at 0.1: many values sit exactly on an edge, where (x − lo)/δ rounds
+    either way in floating point; the edge rule must give the exact-arithmetic bins."""
+    X, y = load_iris(return_X_y=True)
+    for rows in [np.ones(y.size, bool), y == 0, y == 1, y == 2]:
+        x = X[rows, column]
+        exact = [Fraction(str(v)) for v in x]
+        n_max = max(
+            1, min(200, x.size, math.ceil(np.ptp(x) / np.min(np.diff(np.unique(x))) - 1e-9) + 1)
+        )
+        assert shimazaki_bins(x) == _exact_shimazaki_bins(exact, n_max)
+        assert shimazaki_bins(x * 1e300) == shimazaki_bins(x)  # and at every scale
 
 
 def test_shimazaki_bins_on_a_lattice_are_not_finer_than_the_lattice():

@@ -144,7 +144,8 @@ def check_fit_input(estimator, X, y):
     n_samples = X.shape[0]
     estimator.classes_, y_idx = check_target(y, n_samples)
     spec = getattr(estimator, "categorical_features", "auto")
-    estimator.encoder_ = TabularEncoder(categorical_features=spec)
+    units = getattr(estimator, "numeric_units", "extreme")
+    estimator.encoder_ = TabularEncoder(categorical_features=spec, numeric_units=units)
     Z = estimator.encoder_.fit_transform(X)
     return Z, y_idx
 

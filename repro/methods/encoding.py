@@ -8,6 +8,13 @@ otherwise). :class:`TabularEncoder` turns either into a float64 matrix ``Z`` (N 
 - nominal column k: the category code 0..C_k−1, NaN for missing, ``UNSEEN`` (−1) for a category
   that was not seen at fit time.
 
+Numbers at the edge of float64 (SPEC §11): a numeric column whose largest |value| lies outside
+[2^−64, 2^64] is divided by a power of two near that value (``unit_``; exact, order- and
+tie-preserving), so that means, variances, widths and squared distances computed on it neither
+overflow (|x| ≈ 1e300) nor underflow (|x| ≈ 1e-300). Ordinary data keep unit 1 and are untouched.
+Estimators that must read the raw numbers (the Khiops-compatible ones, whose decimal reading of
+numbers is scale-free by itself) set ``numeric_units = "raw"``.
+
 The encoder validates its input and raises a :class:`ValueError` that names the column for
 non-numeric strings in a numeric column and for ±inf; it never lets a numpy traceback through.
 """
@@ -22,6 +29,38 @@ from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 UNSEEN = -1.0
 """Code of a category absent from the training data."""
+
+
+#: a numeric column with max |x| outside [2^−EXTREME_EXPONENT, 2^EXTREME_EXPONENT] is rescaled
+EXTREME_EXPONENT = 64
+#: ``numeric_units`` of :class:`TabularEncoder`
+NUMERIC_UNITS = ("extreme", "raw")
+
+
+def power_of_two_units(Z: np.ndarray, numeric: np.ndarray, always: bool = False) -> np.ndarray:
+    """A power of two per numeric column at its largest |value| (1 for the other columns).
+
+    2^⌈log₂ max|z|⌉: dividing by it is exact and brings the column into (1/2, 1]. With
+    ``always=False`` only the columns outside [2^−EXTREME_EXPONENT, 2^EXTREME_EXPONENT] get a
+    unit other than 1 (and all-zero or all-missing columns keep 1), and the extreme columns on
+    one side share the unit of the largest of them unless that would take a column below
+    2^−EXTREME_EXPONENT: a table scaled as a whole keeps the ratios between its columns, on
+    which some criteria depend (vidaurre2012's penalty on the Gaussians' parameters).
+    """
+    numeric = np.asarray(numeric, bool)
+    with np.errstate(all="ignore"):
+        finite = np.where(numeric & np.isfinite(Z), np.abs(Z), 0.0)
+        top = finite.max(axis=0, initial=0.0) if Z.size else np.zeros(Z.shape[1])
+    exponent = np.zeros(Z.shape[1])
+    positive = top > 0
+    exponent[positive] = np.ceil(np.log2(top[positive]))
+    if not always:
+        exponent[np.abs(exponent) <= EXTREME_EXPONENT] = 0.0
+        for side in (exponent > 0, exponent < 0):
+            if side.any():
+                shared = exponent[side].max()
+                exponent[side & (exponent >= shared - EXTREME_EXPONENT)] = shared
+    return np.where(numeric, np.ldexp(1.0, exponent.astype(np.int64)), 1.0)
 
 
 NUMERIC_SHARE = 0.5
@@ -57,15 +96,33 @@ class TabularEncoder:
         :func:`looks_numeric`; numpy arrays are all numeric (object arrays: per
         column as for DataFrames). None: all numeric. Otherwise a mask, indices or names of the
         nominal columns; a single name (``"petallength"``) or index is one column.
+    numeric_units : {"extreme", "raw"}, default "extreme"
+        "extreme": columns of extreme magnitude are divided by ``unit_`` (module docstring);
+        "raw": every numeric value as given.
+
+    Attributes
+    ----------
+    unit_ : ndarray (K,)
+        The divisor of each column (1 for nominal columns and ordinary numeric ones).
     """
 
     categorical_features: object = "auto"
+    numeric_units: str = "extreme"
     feature_names_: np.ndarray | None = None
     categorical_: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     categories_: list = field(default_factory=list)
+    unit_: np.ndarray = field(default_factory=lambda: np.ones(0))
 
     # ------------------------------------------------------------------ fit
     def fit(self, X) -> TabularEncoder:
+        self.fit_transform(X)
+        return self
+
+    def _fit_schema(self, X) -> None:
+        if self.numeric_units not in NUMERIC_UNITS:
+            raise ValueError(
+                f"numeric_units must be one of {list(NUMERIC_UNITS)}, got {self.numeric_units!r}"
+            )
         frame, names = _as_frame(X)
         self.feature_names_ = names
         n_features = frame.shape[1]
@@ -78,7 +135,7 @@ class TabularEncoder:
                 self.categories_.append(_categories_of(s))
             else:
                 self.categories_.append(None)
-        return self
+        self.unit_ = np.ones(n_features)
 
     def _resolve_mask(self, frame, names, n_features) -> np.ndarray:
         spec = self.categorical_features
@@ -132,6 +189,15 @@ class TabularEncoder:
     # ------------------------------------------------------------ transform
     def transform(self, X) -> np.ndarray:
         """Return the float64 matrix Z (N × K) described in the module docstring."""
+        return self._rescale(self._encode(X))
+
+    def _rescale(self, Z: np.ndarray) -> np.ndarray:
+        rescaled = np.flatnonzero(self.unit_ != 1.0)
+        if rescaled.size:
+            Z[:, rescaled] /= self.unit_[rescaled]
+        return Z
+
+    def _encode(self, X) -> np.ndarray:
         frame, _ = _as_frame(X)
         n, n_features = frame.shape
         Z = np.empty((n, n_features), dtype=np.float64)
@@ -144,7 +210,11 @@ class TabularEncoder:
         return Z
 
     def fit_transform(self, X) -> np.ndarray:
-        return self.fit(X).transform(X)
+        self._fit_schema(X)
+        Z = self._encode(X)
+        if self.numeric_units == "extreme":
+            self.unit_ = power_of_two_units(Z, ~self.categorical_)
+        return self._rescale(Z)
 
 
 def _unknown_column(item: str, columns: list) -> str:

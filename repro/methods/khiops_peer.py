@@ -88,6 +88,8 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
     """
 
     categorical_features = "auto"
+    #: Khiops reads the numbers as given
+    numeric_units = "raw"
     #: scikit-learn estimator checks it cannot pass (check name → reason): none
     _expected_failed_checks: dict = {}
 

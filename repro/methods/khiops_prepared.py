@@ -40,6 +40,9 @@ class KhiopsPreparedNaiveBayes(WeightedNaiveBayes):
     variable_costs_ : ndarray (K,), B(X_k) = ln K + preparation cost (NaN for uninformative ones)
     """
 
+    #: Khiops' decimal reading of numbers is scale-free by itself and must see the raw values
+    numeric_units = "raw"
+
     def _make_variable_model(self, k, nominal, n_categories):
         return modl_variable_model(
             self.encoder_,

@@ -31,19 +31,7 @@ from repro.methods.checks import (
     check_real,
     estimator_tags,
 )
-
-
-def _column_units(Z, numeric) -> np.ndarray:
-    """A power of two per numeric column near its largest |value| (1 for the others).
-
-    Dividing by it is exact and brings every column near 1, so that the mean and the standard
-    deviation neither overflow (|x| ≈ 1e300) nor underflow (|x| ≈ 1e-300): standardisation is
-    then the same at every scale (SPEC §11).
-    """
-    with np.errstate(all="ignore"):
-        top = np.nanmax(np.where(numeric & np.isfinite(Z), np.abs(Z), 0.0), axis=0, initial=0.0)
-    exponent = np.where(top > 0, np.ceil(np.log2(np.where(top > 0, top, 1.0))), 0.0)
-    return np.where(numeric, np.ldexp(1.0, exponent.astype(np.int64)), 1.0)
+from repro.methods.encoding import power_of_two_units
 
 
 def _design_matrix(encoder, Z, mean, scale, unit):
@@ -78,7 +66,7 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
             check_real(name, getattr(self, name), low=0, low_open=True)
         Z, y_idx = check_fit_input(self, X, y)
         numeric = ~self.encoder_.categorical_
-        self.unit_ = _column_units(Z, numeric)
+        self.unit_ = power_of_two_units(Z, numeric, always=True)  # exact; column max near 1
         U = Z / self.unit_
         with np.errstate(all="ignore"):
             mean = np.where(numeric, np.nanmean(np.where(numeric, U, 0.0), axis=0), 0.0)

@@ -94,6 +94,12 @@ class MODLNaiveBayes(WeightedNaiveBayes):
         self.m_estimate_prior = m_estimate_prior
         self.categorical_features = categorical_features
 
+    @property
+    def numeric_units(self) -> str:
+        """ "raw" for the Khiops variant (its decimal reading of numbers is scale-free), else
+        "extreme" (see :mod:`repro.methods.encoding`)."""
+        return "raw" if self.variant == "khiops" else "extreme"
+
     def _check_params(self):
         check_choice("variant", self.variant, VARIANTS)
         check_choice("algorithm", self.algorithm, ALGORITHMS)

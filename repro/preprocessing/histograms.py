@@ -73,6 +73,7 @@ import numpy as np
 from numba import njit
 from scipy.special import gammaln, logsumexp
 
+from repro.preprocessing.binning import EDGE_TOLERANCE
 from repro.preprocessing.variables import Partition, VariableModel
 
 # ---------------------------------------------------------------------------------------------
@@ -529,9 +530,11 @@ def shimazaki_cost(x: np.ndarray, n_bins: int) -> float:
 
 @njit(cache=True)
 def _equal_width_counts(sorted_x, lo, delta, n_bins):
+    """Counts of the bins of :func:`~repro.preprocessing.binning.equal_width_bins` (same rule,
+    compiled for the scan over bin numbers)."""
     counts = np.zeros(n_bins)
     for v in sorted_x:
-        b = int((v - lo) / delta)
+        b = int(math.floor((v - lo) / delta + EDGE_TOLERANCE))
         if b >= n_bins:
             b = n_bins - 1
         elif b < 0:
@@ -551,7 +554,7 @@ def _shimazaki_scan(sorted_x, lo, span, n_max):
         for c in counts:
             var += (c - mean) * (c - mean)
         var /= nb
-        cost = (2.0 * mean - var) / (delta * delta)
+        cost = (2.0 * mean - var) * nb * nb  # C(δ)·span², δ = span/nb: no overflow at any scale
         if cost < best_c:
             best_c, best_n = cost, nb
     return best_n
@@ -653,7 +656,10 @@ class HistogramDensityModel(VariableModel):
 
     @staticmethod
     def _bins(v, edges):
-        return np.searchsorted(edges[1:-1], v, side="right")
+        """Bin of each value; a value within EDGE_TOLERANCE of a bin width below an inner edge
+        belongs to the bin the edge opens (Shimazaki's equal bins: as the scan counted them)."""
+        inner = edges[1:-1] - EDGE_TOLERANCE * np.diff(edges)[1:]
+        return np.searchsorted(inner, v, side="right")
 
     @property
     def n_bins_(self) -> np.ndarray:

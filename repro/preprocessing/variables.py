@@ -20,7 +20,12 @@ from functools import partial
 import numpy as np
 from scipy.special import logsumexp, ndtr
 
-from repro.preprocessing.binning import equal_frequency_cuts, equal_width_edges, interval_codes
+from repro.preprocessing.binning import (
+    equal_frequency_cuts,
+    equal_width_bins,
+    equal_width_edges,
+    interval_codes,
+)
 from repro.preprocessing.tables import contingency, laplace_log_table
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -289,8 +294,10 @@ class EqualWidthDensityModel(VariableModel):
 
     For class j, ``n_bins`` equal-width bins span [min, max] of the class-j training values;
     Laplace masses (n_b + 1)/(n_j + n_bins), density = mass / width. Values outside the range clip
-    to the edge bin. A class whose values are all equal gets the width (max − min)/n_bins of the
-    whole column (or 1 when the column is constant) so that its density stays finite.
+    to the edge bin; a value on an edge goes to the bin the edge opens (``equal_width_bins`` of
+    :mod:`repro.preprocessing.binning`). A class whose values are all equal gets the width
+    (max − min)/n_bins of the whole column (or 1 when the column is constant) so that its
+    density stays finite.
     """
 
     def __init__(self, n_bins: int = 10):
@@ -318,8 +325,7 @@ class EqualWidthDensityModel(VariableModel):
         return self
 
     def _bins(self, v, j):
-        b = np.floor((v - self.low_[j]) / self.width_[j])
-        return np.clip(b, 0, self.n_bins - 1).astype(np.int64)
+        return equal_width_bins(v, self.low_[j], self.width_[j], self.n_bins)
 
     def _counts(self, v, j):
         return np.bincount(self._bins(v, j), minlength=self.n_bins).astype(np.float64)
