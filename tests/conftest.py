@@ -33,3 +33,19 @@ def run_module(
 def python_m():
     """:func:`run_module`: ``python_m("repro.report", "compare", ...)``."""
     return run_module
+
+
+#: cheap settings of the tuned methods for tests over every registered method (the tests check
+#: the interface and the input handling, not the tuning grid)
+CHEAP = {
+    "lr_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
+    "svm_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
+    "bma_nb_tuned": {"grid": {"gamma": [0.5, 1.0]}, "inner_cv": 2},
+}
+
+
+def cheap_method(name: str, **params):
+    """``make_method(name)`` with the :data:`CHEAP` settings of the tuned methods."""
+    from repro.registry import make_method
+
+    return make_method(name, **{**CHEAP.get(name, {}), **params})

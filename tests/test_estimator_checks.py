@@ -14,6 +14,7 @@ with the reason.
 import functools
 
 import pytest
+from conftest import cheap_method
 from sklearn.utils.estimator_checks import estimator_checks_generator, parametrize_with_checks
 
 from repro.methods.khiops_peer import khiops_missing
@@ -54,16 +55,8 @@ KHIOPS_FAST = {
 EXTERNAL = {"khiops": (KHIOPS_FAST, khiops_missing)}
 
 
-#: cheap settings for the checks (the checks test the interface, not the tuning grid)
-CHEAP = {
-    "lr_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
-    "svm_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
-    "bma_nb_tuned": {"grid": {"gamma": [0.5, 1.0]}, "inner_cv": 2},
-}
-
-
 def _estimators():
-    return [make_method(m, **CHEAP.get(m, {})) for m in implemented_methods() if m not in EXTERNAL]
+    return [cheap_method(m) for m in implemented_methods() if m not in EXTERNAL]
 
 
 def _expected_failures(estimator):
@@ -90,7 +83,7 @@ def _external_checks():
         if why is not None:
             yield pytest.param(None, None, id=f"{method}-all", marks=pytest.mark.skip(reason=why))
             continue
-        estimator = make_method(method, **CHEAP.get(method, {}))
+        estimator = cheap_method(method)
         for item in estimator_checks_generator(
             estimator, expected_failed_checks=_expected_failures(estimator), mark="xfail"
         ):

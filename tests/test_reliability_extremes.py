@@ -12,18 +12,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import cheap_method
 
 from repro.datasets import load_dataset
 from repro.methods.encoding import TabularEncoder
 from repro.preprocessing.binning import equal_width_bins
 from repro.registry import implemented_methods, make_method
 
-#: cheap settings (the tuning grid is not what is tested)
-CHEAP = {
-    "lr_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
-    "svm_tuned": {"grid": {"C": [0.1, 1.0]}, "inner_cv": 2},
-    "bma_nb_tuned": {"grid": {"gamma": [0.5, 1.0]}, "inner_cv": 2},
-}
 METHODS = [m for m in implemented_methods() if m != "khiops"]  # Khiops: tested in its oracle
 
 
@@ -44,8 +39,8 @@ def test_same_predictions_at_extreme_scales(iris, method, scale):
     X, y = iris
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = make_method(method, **CHEAP.get(method, {})).fit(X, y).predict(X)
-        model = make_method(method, **CHEAP.get(method, {})).fit(X * scale, y)
+        reference = cheap_method(method).fit(X, y).predict(X)
+        model = cheap_method(method).fit(X * scale, y)
         proba = model.predict_proba(X * scale)
         predicted = model.predict(X * scale)
     assert np.all(np.isfinite(proba))

@@ -167,8 +167,10 @@ class MODLGrouper:
 
     @staticmethod
     def _keys(x):
-        x = np.asarray(x, dtype=object)
-        return np.array(["\x00<missing>" if _is_missing(v) else v for v in x], dtype=object)
+        keys = np.empty(len(x), dtype=object)  # filled one by one: np.array() of equal tuples
+        for i, v in enumerate(x):  # (the unseen-category key) would make a 2-D array
+            keys[i] = "\x00<missing>" if _is_missing(v) else v
+        return keys
 
     def fit(self, x, y, n_classes=None):
         if self.variant not in VARIANTS:
