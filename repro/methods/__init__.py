@@ -1,0 +1,7 @@
+"""The estimators of the registry and the criteria, optimisers and engines they orchestrate.
+
+Their numba kernels are cached per user (:mod:`repro.compilation`)."""
+
+from repro.compilation import use_user_cache
+
+use_user_cache()

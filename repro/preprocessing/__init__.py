@@ -1,0 +1,7 @@
+"""Per-variable preprocessing: discretizations, groupings, densities and their kernels.
+
+Their numba kernels are cached per user (:mod:`repro.compilation`)."""
+
+from repro.compilation import use_user_cache
+
+use_user_cache()
