@@ -153,7 +153,7 @@ def run_cell_from_config(cfg: DictConfig) -> dict:
     from hydra.utils import get_method
 
     from repro.evaluation.records import summarize
-    from repro.evaluation.runner import make_cell, run_cell
+    from repro.evaluation.runner import check_backend, make_cell, run_cell
 
     method = HydraConfig.get().runtime.choices["method"]
     overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
@@ -169,15 +169,30 @@ def run_cell_from_config(cfg: DictConfig) -> dict:
     )
     path = cell.path(cfg.results_dir)
     cached = path.exists() and not cfg.force
-    records = run_cell(
-        cell, results_dir=cfg.results_dir, n_jobs=int(cfg.n_jobs), force=bool(cfg.force),
-        progress=bool(cfg.progress),
-    )  # fmt: skip
+    backend = check_backend(cfg.get("backend", "loky"))
+    with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
+        records = run_cell(
+            cell, results_dir=cfg.results_dir, n_jobs=int(cfg.n_jobs), force=bool(cfg.force),
+            progress=bool(cfg.progress), backend=backend,
+        )  # fmt: skip
     _failure_path(cfg).unlink(missing_ok=True)
     table = summarize(records)
     with_pd_options(lambda: print(table.to_string(index=False)))
     print(f"{'already computed, read from' if cached else 'records written to'} {path}")
     return {"path": str(path), "cached": cached}
+
+
+def dask_client(address):
+    """A ``distributed.Client`` connected to the scheduler at ``address`` for the folds of
+    ``backend=dask`` (closed afterwards; the cluster is left running); none when ``address`` is
+    null (``dask.address=null``: start nothing)."""
+    import contextlib
+
+    if address in (None, "", "null"):
+        return contextlib.nullcontext()
+    from distributed import Client
+
+    return Client(str(address))
 
 
 def with_pd_options(fn):

@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "repro"
 
 #: layer of each part of the package, lowest first: a module may import its own layer or below
 LAYERS = {
+    "repro.compilation": 0,  # numba's cache settings, below every module with a kernel
     "repro.datasets": 0,
     "repro.preprocessing": 0,
     "repro.stats": 0,

@@ -1,9 +1,10 @@
 """The one runner: cells (a method with its parameters on a data set under a protocol) fold by fold,
 and the other resumable units of a study.
 
-A cell's folds run in parallel with joblib and stream back as they finish; each finished fold is
-written at once to a checkpoint directory (``<cell>.parts/``) so that an interrupted run loses no
-finished fold, and the cell file ``<cell>.parquet`` is written atomically when all folds are done.
+A cell's folds run in parallel with joblib (``backend``: processes, threads or the workers of a
+Dask cluster) and stream back as they finish; each finished fold is written at once to a
+checkpoint directory (``<cell>.parts/``) so that an interrupted run loses no finished fold, and
+the cell file ``<cell>.parquet`` is written atomically when all folds are done.
 A cell whose file exists is read, not recomputed, unless ``force``; a file of another
 configuration (another hash) is an error. A study may give a cell
 
@@ -38,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from sklearn.base import BaseEstimator, clone
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
@@ -65,6 +66,8 @@ from repro.evaluation.records import (
 )
 
 HASH_SCHEMES = ("cell", "unit")
+#: joblib backends for the folds of a cell (SPEC §12): processes, threads, a Dask cluster
+BACKENDS = ("loky", "threading", "dask")
 
 
 @dataclass(frozen=True)
@@ -343,20 +346,54 @@ def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool, l
     return records
 
 
+def check_backend(backend) -> str:
+    """The joblib backend of a cell's folds, one of :data:`BACKENDS` (else a ValueError naming
+    ``backend`` and the valid choices)."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(
+            f"backend must be one of {', '.join(BACKENDS)} (joblib's backend for the folds of a "
+            f"cell), got {backend!r}"
+        )
+    return backend
+
+
+def _parallel(n_jobs: int, backend: str) -> Parallel:
+    """joblib's ``Parallel`` over the folds; ``dask`` needs a ``distributed.Client`` (the current
+    one: ``dask.address=`` on the command line connects it)."""
+    if backend != "dask":
+        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
+    from distributed import get_client
+
+    try:
+        get_client()
+    except ValueError as exc:  # no client
+        raise ValueError(
+            "backend='dask' runs the folds on a Dask cluster and needs a client: give the "
+            "scheduler's address (dask.address=tcp://HOST:8786 on the command line) or create a "
+            "distributed.Client before evaluate()"
+        ) from exc
+    with parallel_config(backend="dask"):  # registers joblib's Dask backend on first use
+        return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+
+
 def run_cell(
     cell: Cell,
     results_dir=None,
     n_jobs: int = 1,
     force: bool = False,
     progress: bool = False,
+    backend: str = "loky",
 ) -> pd.DataFrame:
     """Records of a cell: read from its file when it exists, else computed (and stored).
 
     With a ``results_dir`` the cell is computed under its lock: a concurrent process on the same
-    cell waits, then reads the file this one wrote (see the module docstring for the faults)."""
+    cell waits, then reads the file this one wrote (see the module docstring for the faults).
+    ``backend`` is joblib's backend for the folds (:data:`BACKENDS`); ``dask`` sends them to the
+    workers of the current ``distributed.Client`` (``n_jobs`` is then the cluster's)."""
+    backend = check_backend(backend)
     path = cell.path(results_dir) if results_dir is not None else None
     if path is None:
-        return _compute(cell, None, None, n_jobs, progress)
+        return _compute(cell, None, None, n_jobs, progress, backend)
     art_path = cell.artefact_path(results_dir) if cell.artefacts else None
     parts = path.with_suffix(".parts")
     if not parts.exists():  # the common case of a finished cell: read without the lock
@@ -371,7 +408,7 @@ def run_cell(
             return records
         if force and parts.exists():
             shutil.rmtree(parts)
-        return _compute(cell, path, art_path, n_jobs, progress)
+        return _compute(cell, path, art_path, n_jobs, progress, backend)
 
 
 def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
@@ -394,7 +431,14 @@ def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
     return frames, art_frames
 
 
-def _compute(cell: Cell, path: Path | None, art_path: Path | None, n_jobs: int, progress: bool):
+def _compute(
+    cell: Cell,
+    path: Path | None,
+    art_path: Path | None,
+    n_jobs: int,
+    progress: bool,
+    backend: str = "loky",
+):
     """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell."""
     ds = cell.dataset
     splits = cell.fold_splits()
@@ -409,10 +453,11 @@ def _compute(cell: Cell, path: Path | None, art_path: Path | None, n_jobs: int, 
         disable=not progress,
         leave=False,
     )
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    parallel = _parallel(n_jobs, backend)
+    limit_threads = n_jobs != 1 or backend == "dask"  # a Dask worker runs several folds
     jobs = (
         delayed(_run_split)(
-            cell.estimator, ds.X, ds.y, s, n_jobs != 1, cell.report_keys, cell.artefacts
+            cell.estimator, ds.X, ds.y, s, limit_threads, cell.report_keys, cell.artefacts
         )
         for s in todo
     )
@@ -478,6 +523,7 @@ def evaluate(
     results_dir=None,
     force: bool = False,
     progress: bool = False,
+    backend: str = "loky",
 ) -> pd.DataFrame:
     """Evaluate a method on a data set under a protocol; returns the tidy records (SPEC §9).
 
@@ -497,9 +543,17 @@ def evaluate(
         Folds run in parallel with joblib.
     results_dir : path, optional
         When given, the cell's records are stored (and resumed) under it.
+    backend : {"loky", "threading", "dask"}
+        joblib's backend for the folds: processes (default), threads, or the workers of a Dask
+        cluster (``"dask"``: create a ``distributed.Client`` first); the records do not depend on
+        it.
     """
+    check_backend(backend)
     cell = make_cell(method, dataset, protocol, seed, experiment)
-    return run_cell(cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress)
+    return run_cell(
+        cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress,
+        backend=backend,
+    )  # fmt: skip
 
 
 def check_seed(seed) -> int:
@@ -579,12 +633,14 @@ def make_cell(
 
 
 __all__ = [
+    "BACKENDS",
     "ArtefactHook",
     "Cell",
     "FoldData",
     "FoldResult",
     "aligned_proba",
     "catalog_key",
+    "check_backend",
     "check_seed",
     "evaluate",
     "make_cell",
