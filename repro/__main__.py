@@ -210,7 +210,11 @@ def hydra_main(cfg: DictConfig):
         if task:  # an experiment with its own procedure (figures that need more than records)
             from hydra.utils import get_method
 
-            result = get_method(task)(cfg)
+            from repro.evaluation.runner import check_backend
+
+            backend = check_backend(cfg.get("backend", "loky"))
+            with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
+                result = get_method(task)(cfg)
             failed = result.get("failed") if isinstance(result, dict) else None
             if failed:  # a task that runs its own cells reports them like a sweep does
                 raise RuntimeError(f"{len(failed)} cells failed: " + "; ".join(map(str, failed)))

@@ -21,9 +21,11 @@ def results_root(cfg) -> Path:
 
 
 def run_options(cfg) -> dict:
-    """The runner's options of a task: ``n_jobs``, ``force``, ``progress``."""
+    """The runner's options of a task: ``n_jobs``, ``force``, ``progress``, ``backend`` (joblib's
+    backend of the folds; ``dask``: the client ``python -m repro`` connects to ``dask.address``)."""
     return {
         "n_jobs": int(cfg.get("n_jobs", 1)),
+        "backend": str(cfg.get("backend", "loky")),
         "force": bool(cfg.get("force", False)),
         "progress": bool(cfg.get("progress", True)),
     }
