@@ -11,7 +11,9 @@ variables (MODL Level > 0) take part in the weighting, as in Khiops.
 :class:`KhiopsPreparedNaiveBayes` gives its subclasses (``fnb_khiops``, ``fnb``, ``wnb_opt``) the
 variable models — Khiops MODL partitions with P(part i | j) = (n_ij + ε)/(N_j + I·ε),
 ε = 1/(N+1) (:func:`khiops_log_table`) — the Levels, the informative variables in Khiops' order
-(Level descending, then name) and their costs B_k (:meth:`prepared_candidates`).
+(Level descending, then name) and their costs B_k (:meth:`prepared_candidates`). A subclass with
+an ``n_jobs`` parameter (``fnb_khiops``) prepares its variables on that many processes
+(:func:`repro.methods.base.fit_variable_models`).
 """
 
 from __future__ import annotations
