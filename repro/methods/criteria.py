@@ -34,22 +34,28 @@ def softmax_nll(S, q, y):
 
     S (N × J) holds unnormalised log-scores log P(y=j) + Σ_k w_k log P(x_k | y=j).
     """
-    n_rows, n_classes = S.shape
     nll = 0.0
-    for n in range(n_rows):
-        m = S[n, 0]
-        for j in range(1, n_classes):
-            if S[n, j] > m:
-                m = S[n, j]
-        z = 0.0
-        for j in range(n_classes):
-            e = math.exp(S[n, j] - m)
-            q[n, j] = e
-            z += e
-        for j in range(n_classes):
-            q[n, j] /= z
-        nll += m + math.log(z) - S[n, y[n]]
+    for n in range(S.shape[0]):
+        nll += softmax_row(S, q, n) - S[n, y[n]]
     return nll
+
+
+@njit(cache=True)
+def softmax_row(S, q, n):
+    """q[n] ← softmax(S[n]) (max-shifted); returns log Σ_j exp S[n, j]."""
+    n_classes = S.shape[1]
+    m = S[n, 0]
+    for j in range(1, n_classes):
+        if S[n, j] > m:
+            m = S[n, j]
+    z = 0.0
+    for j in range(n_classes):
+        e = math.exp(S[n, j] - m)
+        q[n, j] = e
+        z += e
+    for j in range(n_classes):
+        q[n, j] /= z
+    return m + math.log(z)
 
 
 def selection_prior_cost(n_variables: int, n_selected) -> np.ndarray | float:
@@ -245,16 +251,6 @@ def khiops_fnb_move(S, q, codes_i, table, offset, delta):
     n, n_classes = S.shape
     for t in range(n):
         row = offset + codes_i[t]
-        m = -math.inf
         for j in range(n_classes):
-            v = S[t, j] + delta * table[row, j]
-            S[t, j] = v
-            if v > m:
-                m = v
-        z = 0.0
-        for j in range(n_classes):
-            ez = math.exp(S[t, j] - m)
-            q[t, j] = ez
-            z += ez
-        for j in range(n_classes):
-            q[t, j] /= z
+            S[t, j] = S[t, j] + delta * table[row, j]
+        softmax_row(S, q, t)

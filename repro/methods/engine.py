@@ -221,6 +221,14 @@ class EncodedData:
 # ---------------------------------------------------------------------------------------------
 # The score engine
 # ---------------------------------------------------------------------------------------------
+def shifted_tables(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(T − max_j T, T − min_j T) row by row: adding δ·(T_i − r) for a per-row constant r gives
+    the same posterior, and these shifts keep exp(δ·shifted) in (0, 1] for δ > 0 and δ < 0."""
+    if not table.size:
+        return table, table
+    return table - table.max(axis=1, keepdims=True), table - table.min(axis=1, keepdims=True)
+
+
 class ScoreEngine:
     """Score matrix S = log P(y) + Σ_i w_i·T_i[c_i] of a weighted NB on the training data.
 
@@ -232,14 +240,7 @@ class ScoreEngine:
 
     def __init__(self, data: EncodedData):
         self.data = data
-        # Adding δ·(T_i − r) for any per-row constant r gives the same posterior; shifting each
-        # row by its max (δ > 0) or min (δ < 0) keeps exp(δ·(T_i − r)) in (0, 1].
-        table = data.table
-        if table.size:
-            self.shift_add = table - table.max(axis=1, keepdims=True)
-            self.shift_drop = table - table.min(axis=1, keepdims=True)
-        else:
-            self.shift_add = self.shift_drop = table
+        self.shift_add, self.shift_drop = shifted_tables(data.table)
         self.etable_add = np.exp(self.shift_add)
         self.etable_drop = np.exp(-self.shift_drop)
         self.ty_add = true_class_sums(data.codes, self.shift_add, data.offsets, data.y)

@@ -30,7 +30,7 @@ from repro.methods.criteria import (
     khiops_fnb_prior,
     khiops_fnb_trial_data_cost,
 )
-from repro.methods.engine import EncodedData
+from repro.methods.engine import EncodedData, shifted_tables
 from repro.methods.khiops_prepared import KhiopsPreparedNaiveBayes
 from repro.methods.optimisers import halving_coordinate_descent
 from repro.preprocessing.modl_khiops import universal_code
@@ -208,12 +208,7 @@ class KhiopsFNBObjective:
         top = self.scores.max(axis=1, keepdims=True) if self.scores.size else 0.0
         e = np.exp(self.scores - top)
         self.q = e / e.sum(axis=1, keepdims=True)
-        table = data.table
-        if table.size:
-            self._shift_add = table - table.max(axis=1, keepdims=True)
-            self._shift_drop = table - table.min(axis=1, keepdims=True)
-        else:
-            self._shift_add = self._shift_drop = table
+        self._shift_add, self._shift_drop = shifted_tables(data.table)
         self._offsets = [int(o) for o in data.offsets]
         # rows of each candidate's table that its codes use (a trial exponentiates them)
         self._n_rows = [int(c.max()) + 1 if c.size else 0 for c in data.codes]
