@@ -148,9 +148,9 @@ def test_hostile_but_valid_input_is_handled(method, case):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_no_informative_variable_gives_one_prediction_for_all(method):
-    """Pure noise, unrelated to the class: whatever a method makes of it, a constant column
-    carries nothing, and the prediction is the same for every row (the null model's)."""
-    X, y = _table()
+    """A constant column carries nothing: whatever a method makes of it, the prediction is the
+    same for every row (the null model's)."""
+    _, y = _table()
     X = pd.DataFrame({"k": np.full(len(y), 1.5)})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

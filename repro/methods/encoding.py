@@ -50,7 +50,7 @@ def power_of_two_units(Z: np.ndarray, numeric: np.ndarray, always: bool = False)
     numeric = np.asarray(numeric, bool)
     with np.errstate(all="ignore"):
         finite = np.where(numeric & np.isfinite(Z), np.abs(Z), 0.0)
-        top = finite.max(axis=0, initial=0.0) if Z.size else np.zeros(Z.shape[1])
+        top = finite.max(axis=0, initial=0.0)  # 0 for an empty or all-missing column
     exponent = np.zeros(Z.shape[1])
     positive = top > 0
     exponent[positive] = np.ceil(np.log2(top[positive]))
