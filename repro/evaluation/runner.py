@@ -84,6 +84,11 @@ class FoldData:
 ArtefactHook = Callable[[FoldData], dict[str, list[dict]]]
 
 
+#: estimator parameters that change how fast a fit runs, never its result (the parallel
+#: preparation is bit-identical to the serial one): not part of a cell's identity
+EXECUTION_PARAMS = ("n_jobs",)
+
+
 @dataclass(frozen=True)
 class FoldResult:
     """One fold's ``(split, metric, value)`` record rows and the artefacts of the hook."""
@@ -130,6 +135,21 @@ class Cell:
             if not self.splits:
                 raise ValueError("explicit splits must not be empty")
 
+    @property
+    def result_params(self) -> dict:
+        """``params`` with the execution-only ones (:data:`EXECUTION_PARAMS`, which change how
+        fast a fit runs, never its records) at their configured default (dropped when the
+        method's configuration has none): the hash and the file name of a cell do not depend
+        on them."""
+        out = dict(self.params)
+        for key in EXECUTION_PARAMS:
+            if key in out:
+                if key in self.default_params:
+                    out[key] = self.default_params[key]
+                else:
+                    del out[key]
+        return out
+
     @functools.cached_property
     def hash(self) -> str:
         """Configuration hash: what the stored file was computed with (computed once: explicit
@@ -140,7 +160,7 @@ class Cell:
         if self.hash_scheme == "unit":
             return unit_hash(
                 self.method_id,
-                self.params,
+                self.result_params,
                 self.dataset_key,
                 self.seed,
                 self.protocol.name,
@@ -148,7 +168,7 @@ class Cell:
             )
         payload = {
             "method": self.method_id,
-            "params": self.params,
+            "params": self.result_params,
             "dataset": self.dataset.name,
             "dataset_params": self.dataset.meta.get("params", {}),
             "protocol": self.protocol.identity(),
@@ -161,7 +181,7 @@ class Cell:
     @property
     def method_key(self) -> str:
         """File-name key: the id, plus the parameters that differ from the defaults."""
-        return param_key(self.method_id, self.params, self.default_params)
+        return param_key(self.method_id, self.result_params, self.default_params)
 
     def fold_splits(self) -> list[Split]:
         if self.splits is not None:

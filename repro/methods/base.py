@@ -73,7 +73,8 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     """``task(items[block], columns of Z in the block, *args)`` over blocks of variables, in order.
 
     ``items[i]`` goes with column ``columns[i]`` of ``Z``. Each block of columns is copied into
-    one contiguous (variables × N) array, so that every variable is read as a contiguous row. The
+    one contiguous (variables × N) float64 array, so that every variable is read as a contiguous
+    row (a float32 Z, see :class:`~repro.methods.encoding.TabularEncoder`, exactly). The
     task returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
     convention: None = 1, −1 = every core) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
     worker processes (joblib's loky backend: the MODL kernels hold the GIL, so threads would not
@@ -91,7 +92,7 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
         results = (
             task(
                 items[b0 : b0 + width],
-                np.ascontiguousarray(Z[:, columns[b0 : b0 + width]].T),
+                np.ascontiguousarray(Z[:, columns[b0 : b0 + width]].T, dtype=np.float64),
                 *args,
             )
             for b0 in range(0, n_vars, width)
@@ -101,7 +102,9 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
         blocks = np.array_split(np.arange(n_vars), min(n_vars, n_blocks))
         results = Parallel(n_jobs=n_jobs, prefer="processes")(
             delayed(task)(
-                [items[i] for i in block], np.ascontiguousarray(Z[:, columns[block]].T), *args
+                [items[i] for i in block],
+                np.ascontiguousarray(Z[:, columns[block]].T, dtype=np.float64),
+                *args,
             )
             for block in blocks
         )

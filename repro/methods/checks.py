@@ -81,8 +81,9 @@ def check_X_shape(X, fitting: bool = True):
     elif hasattr(X, "__array__") or isinstance(X, list | tuple):
         arr = np.asarray(X)
         if arr.dtype.kind in "biuf":
-            # numeric arrays: scikit-learn's own checks (1-D, empty, complex), NaN allowed
-            return check_array(arr, dtype=np.float64, ensure_all_finite=False)
+            # numeric arrays: scikit-learn's own checks (1-D, empty, complex), NaN allowed;
+            # float32 kept as it is (no copy: the encoder reads it, exactly, in its own dtype)
+            return check_array(arr, dtype=(np.float64, np.float32), ensure_all_finite=False)
         if arr.dtype.kind == "c":
             raise ValueError("Complex data not supported")
     else:
@@ -145,7 +146,10 @@ def check_fit_input(estimator, X, y):
     estimator.classes_, y_idx = check_target(y, n_samples)
     spec = getattr(estimator, "categorical_features", "auto")
     units = getattr(estimator, "numeric_units", "extreme")
-    estimator.encoder_ = TabularEncoder(categorical_features=spec, numeric_units=units)
+    compact = getattr(estimator, "compact_input", False)
+    estimator.encoder_ = TabularEncoder(
+        categorical_features=spec, numeric_units=units, compact=compact
+    )
     Z = estimator.encoder_.fit_transform(X)
     return Z, y_idx
 

@@ -158,7 +158,8 @@ class EncodedData:
 
     @classmethod
     def from_tables(cls, codes, tables, y, log_prior, candidates=None) -> EncodedData:
-        """From per-candidate code arrays (N,) and log tables (rows × J)."""
+        """From per-candidate code arrays (N,) (a sequence, or an iterable read once, one
+        array at a time, into the packed matrix) and log tables (rows × J)."""
         tables = [np.asarray(t, dtype=np.float64) for t in tables]
         sizes = np.array([t.shape[0] for t in tables], dtype=np.int64)
         offsets = (np.cumsum(sizes) - sizes).astype(np.int64)  # (0,) when there is none
@@ -183,6 +184,8 @@ class EncodedData:
 
         Discrete variable models give ``codes(x)`` and ``log_table_``; any other model is used
         through its training column (one table row per instance, O(N·J) memory per variable).
+        The codes are computed one variable at a time into the packed matrix (no int64 copy of
+        all of them).
         """
         if columns is None:
             columns = [
@@ -190,16 +193,18 @@ class EncodedData:
                 for k, model in enumerate(estimator.variables_)
                 if getattr(model, "informative_", True)
             ]
-        codes, tables = [], []
-        for k in columns:
-            model = estimator.variables_[k]
-            if hasattr(model, "codes") and hasattr(model, "log_table_"):
-                codes.append(model.codes(Z[:, k]))
-                tables.append(model.log_table_)
-            else:
-                codes.append(np.arange(Z.shape[0]))
-                tables.append(model.log_likelihood(Z[:, k]))
-        return cls.from_tables(codes, tables, y, estimator.class_log_prior_, list(columns))
+        columns = list(columns)
+        models = [estimator.variables_[k] for k in columns]
+        discrete = [hasattr(m, "codes") and hasattr(m, "log_table_") for m in models]
+        tables = [
+            m.log_table_ if d else m.log_likelihood(Z[:, k])
+            for k, m, d in zip(columns, models, discrete)
+        ]
+        codes = (
+            m.codes(Z[:, k]) if d else np.arange(Z.shape[0])
+            for k, m, d in zip(columns, models, discrete)
+        )
+        return cls.from_tables(codes, tables, y, estimator.class_log_prior_, columns)
 
     @property
     def n_candidates(self) -> int:

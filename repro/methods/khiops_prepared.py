@@ -44,6 +44,8 @@ class KhiopsPreparedNaiveBayes(WeightedNaiveBayes):
 
     #: Khiops' decimal reading of numbers is scale-free by itself and must see the raw values
     numeric_units = "raw"
+    #: Z read column by column through MODL models: float32 input stays float32 (exact)
+    compact_input = True
 
     def _make_variable_model(self, k, nominal, n_categories):
         return modl_variable_model(

@@ -75,8 +75,11 @@ class GreedySelectiveNaiveBayes(SelectiveNaiveBayes):
         output_shrink="none",
         m_estimate_prior="parts",
         categorical_features="auto",
+        n_jobs=1,
     ):
-        super().__init__(variant, algorithm, output_shrink, m_estimate_prior, categorical_features)
+        super().__init__(
+            variant, algorithm, output_shrink, m_estimate_prior, categorical_features, n_jobs
+        )
         self.stopping = stopping
         self.search = search
 
@@ -165,6 +168,7 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
         output_shrink="none",
         m_estimate_prior="parts",
         categorical_features="auto",
+        n_jobs=1,
     ):
         super().__init__(
             stopping,
@@ -174,6 +178,7 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
             output_shrink,
             m_estimate_prior,
             categorical_features,
+            n_jobs,
         )
 
 
@@ -195,6 +200,7 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
         output_shrink="none",
         m_estimate_prior="parts",
         categorical_features="auto",
+        n_jobs=1,
     ):
         self.search = search
         self.n_starts = n_starts
@@ -202,7 +208,9 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
         self.prior_variables = prior_variables
         self.random_state = random_state
         self.keep_models = keep_models
-        super().__init__(variant, algorithm, output_shrink, m_estimate_prior, categorical_features)
+        super().__init__(
+            variant, algorithm, output_shrink, m_estimate_prior, categorical_features, n_jobs
+        )
 
     def _check_params(self):
         super()._check_params()

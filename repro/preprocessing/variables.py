@@ -109,6 +109,7 @@ class PartitionModel(VariableModel):
         self.missing = missing
 
     def fit(self, x, y, n_classes):
+        x = np.asarray(x, dtype=np.float64)  # (a float32 column exactly)
         self.partition.fit(x, y, n_classes)
         n_parts = self.partition.n_parts_
         self.missing_part_ = self.missing == "part" and bool(np.isnan(x).any())
@@ -122,6 +123,7 @@ class PartitionModel(VariableModel):
 
     def codes(self, x: np.ndarray) -> np.ndarray:
         """Part index of each value; ``n_parts_`` means "no information" (zero row)."""
+        x = np.asarray(x, dtype=np.float64)
         codes = self.partition.transform(x)
         codes = np.where(codes < 0, self.n_parts_, codes)
         if self.missing_part_:
