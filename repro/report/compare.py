@@ -18,10 +18,28 @@ Arguments (``key=value``, Hydra-like): ``results`` (required), ``metric`` (requi
 ``correction`` (bergmann), ``higher_is_better`` (inferred from the metric: false for error,
 ILF, BER, times, ...), ``out``, ``alpha`` (0.05), ``split`` (test), ``monotone`` (false),
 ``cap`` (true), ``methods`` (comma-separated subset).
+
+``test=bayesian`` (default ``test=frequentist``: the above) runs instead the Bayesian signed-rank
+test over data sets (Benavoli et al. 2017, JMLR 18(77); baycomp, :mod:`repro.stats.bayesian`) of
+one ``reference`` method (default: the first method) against every other: P(reference better),
+P(practically equivalent), P(other better) for a region of practical equivalence ``rope`` given in
+the metric's units (default 0.01), and writes::
+
+    compare_<metric>_bayesian.md                     the probabilities per method (and test)
+    compare_<metric>_bayesian.csv                    the same, one row per (test, method)
+    compare_<metric>_bayesian_<reference>_vs_<method>.png  baycomp's simplex plot of the posterior
+
+Its arguments: ``rope``, ``reference``, ``seed`` (0), ``nsamples`` (50000, posterior samples),
+and ``hierarchical=true`` to add the hierarchical t-test over the folds (Corani et al. 2017;
+needs the package ``pystan``), whose options are ``hierarchical.chains`` (4),
+``hierarchical.nsamples`` (10000 per chain), ``hierarchical.runs`` (default: the number of
+repetitions in the records) and the priors ``hierarchical.lower_alpha`` ... ``upper_sigma``.
+``results``, ``metric``, ``higher_is_better``, ``out``, ``split`` and ``methods`` are shared.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -29,15 +47,31 @@ import numpy as np
 import pandas as pd
 
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
+from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
 from repro.stats.posthoc import CORRECTIONS, pairwise_comparisons, posthoc
 from repro.stats.tests import average_ranks, friedman, metric_table
 
-__all__ = ["compare_records", "main", "parse_overrides", "run_compare"]
+__all__ = [
+    "TESTS",
+    "compare_bayesian",
+    "compare_records",
+    "main",
+    "parse_overrides",
+    "run_bayesian",
+    "run_compare",
+]
+
+#: the values of ``test=``
+TESTS = ("frequentist", "bayesian")
 
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME "
     f"[correction={'|'.join(CORRECTIONS)}] [higher_is_better=true|false] [out=DIR] "
-    "[alpha=0.05] [split=test] [monotone=false] [cap=true] [methods=a,b,c]"
+    "[alpha=0.05] [split=test] [monotone=false] [cap=true] [methods=a,b,c]\n"
+    "       python -m repro.report compare results=DIR metric=NAME test=bayesian [rope=0.01] "
+    "[reference=METHOD] [seed=0] [nsamples=50000] [hierarchical=false] "
+    "[hierarchical.chains=4] [hierarchical.nsamples=10000] [higher_is_better=...] [out=DIR] "
+    "[split=test] [methods=a,b,c]"
 )
 _KEYS = {
     "results",
@@ -50,7 +84,13 @@ _KEYS = {
     "monotone",
     "cap",
     "methods",
+    "test",
 }
+_FREQUENTIST_KEYS = {"correction", "alpha", "monotone", "cap"}
+_BAYESIAN_KEYS = {"rope", "reference", "seed", "nsamples", "hierarchical"} | {
+    f"hierarchical.{name}" for name in HIERARCHICAL_OPTIONS
+}
+_KEYS |= _FREQUENTIST_KEYS | _BAYESIAN_KEYS
 
 
 def _label(method: str) -> str:
@@ -251,6 +291,224 @@ def compare_records(
     return [md_path, csv_path, pairs_path, png, pdf]
 
 
+def _fold_scores(records: pd.DataFrame, metric: str, split: str | None, method: str, datasets):
+    """Data sets × (repetition, fold) scores of one method, for the hierarchical test."""
+    sub = records[(records["metric"] == metric) & (records["method"] == method)]
+    if split is not None:
+        sub = sub[sub["split"] == split]
+    sub = sub[sub["dataset"].isin(list(datasets))]
+    folds = sub.pivot_table(
+        index="dataset", columns=["repetition", "fold"], values="value", aggfunc="mean"
+    )
+    return folds.reindex(list(datasets))
+
+
+def run_bayesian(
+    records: pd.DataFrame,
+    metric: str,
+    reference: str | None = None,
+    rope: float = 0.01,
+    higher_is_better: bool | None = None,
+    split: str | None = "test",
+    methods: list[str] | None = None,
+    seed: int = 0,
+    nsamples: int = 50000,
+    hierarchical_test: bool = False,
+    hierarchical_options: dict | None = None,
+) -> dict:
+    """Bayesian comparisons of ``reference`` (default: the first method) with every other method,
+    without writing anything (:mod:`repro.stats.bayesian`).
+
+    Returns a dict with ``table`` (complete data sets × methods of mean scores), ``left_out``,
+    ``higher_is_better``, ``reference``, ``results`` (one row per test and other method:
+    ``test``, ``reference``, ``method``, ``p_reference_better``, ``p_equivalent``,
+    ``p_other_better``, ``rope``, ``n_datasets``), ``posteriors`` (method → baycomp's sampled
+    signed-rank posterior, for the simplex plots) and ``options``.
+    """
+    if higher_is_better is None:
+        higher_is_better = metric not in LOWER_IS_BETTER
+    full = metric_table(records, metric, split)
+    if methods:
+        unknown = [m for m in methods if m not in full.columns]
+        if unknown:
+            raise ValueError(f"methods {unknown} not in records; methods: {list(full.columns)}")
+        full = full[list(methods)]
+    table = full.dropna(axis=0, how="any")
+    left_out = sorted(set(full.index) - set(table.index))
+    if table.shape[1] < 2:
+        raise ValueError(f"need at least 2 methods with {metric!r}, got {list(table.columns)}")
+    if table.shape[0] < 2:
+        raise ValueError(
+            f"need at least 2 data sets on which every method has {metric!r}; "
+            f"complete: {list(table.index)}, left out: {left_out}"
+        )
+    reference = table.columns[0] if reference is None else reference
+    if reference not in table.columns:
+        raise ValueError(f"reference must be one of {list(table.columns)}, got {reference!r}")
+    others = [m for m in table.columns if m != reference]
+    rows, posteriors = [], {}
+    for method in others:
+        post = signed_rank_posterior(
+            table[reference], table[method], rope, higher_is_better, seed, nsamples
+        )
+        posteriors[method] = post
+        p_left, p_rope, p_right = post.probs(with_rope=True)
+        rows.append(("signed_rank", method, p_left, p_rope, p_right, table.shape[0]))
+    options = {"rope": rope, "seed": seed, "nsamples": nsamples}
+    if hierarchical_test:
+        hopts = dict(hierarchical_options or {})
+        ref_folds = _fold_scores(records, metric, split, reference, table.index)
+        if "runs" not in hopts:
+            hopts["runs"] = int(ref_folds.columns.get_level_values(0).nunique())
+        for method in others:
+            folds = _fold_scores(records, metric, split, method, table.index)
+            if not folds.columns.equals(ref_folds.columns) or (
+                ref_folds.isna().to_numpy().any() or folds.isna().to_numpy().any()
+            ):
+                raise ValueError(
+                    f"the hierarchical test needs the same (repetition, fold) scores on every "
+                    f"data set for {reference!r} and {method!r}; some are missing"
+                )
+            res = hierarchical(
+                ref_folds.to_numpy(), folds.to_numpy(), rope, higher_is_better, seed, **hopts
+            )
+            rows.append(("hierarchical", method, *res, table.shape[0]))
+        options["hierarchical"] = hopts
+    results = pd.DataFrame(
+        rows,
+        columns=[
+            "test",
+            "method",
+            "p_reference_better",
+            "p_equivalent",
+            "p_other_better",
+            "n_datasets",
+        ],
+    )
+    results.insert(1, "reference", reference)
+    results.insert(6, "rope", float(rope))
+    return {
+        "table": table,
+        "left_out": left_out,
+        "higher_is_better": higher_is_better,
+        "reference": reference,
+        "results": results,
+        "posteriors": posteriors,
+        "options": options,
+    }
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", str(name))
+
+
+def compare_bayesian(
+    records: pd.DataFrame,
+    metric: str,
+    out: str | Path = ".",
+    echo: bool = False,
+    **options,
+) -> list[Path]:
+    """Run :func:`run_bayesian` (``options``: its keyword arguments) and write its Markdown, CSV
+    and baycomp's simplex plots into ``out``. Returns the written paths; prints when ``echo``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    res = run_bayesian(records, metric, **options)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"compare_{metric}_bayesian"
+    reference, rope = res["reference"], res["options"]["rope"]
+    direction = "higher is better" if res["higher_is_better"] else "lower is better"
+    results = res["results"]
+    ref_label = _label(reference)
+    text = [
+        f"# Bayesian comparison of {ref_label} with {results['method'].nunique()} methods on "
+        f"{metric} ({direction})\n",
+        f"\nBenavoli et al. (2017, JMLR 18(77)), computed by baycomp: P({ref_label} better), "
+        f"P(practically equivalent: within the rope of {rope:g} {metric}), P(other better); "
+        f"each is the share of posterior samples in which that region is the most probable "
+        f"(seed = {res['options']['seed']}, {res['options']['nsamples']} samples).\n",
+        f"\nData sets ({res['table'].shape[0]}): {', '.join(map(str, res['table'].index))}.\n",
+    ]
+    if res["left_out"]:
+        text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
+    titles = {
+        "signed_rank": "Bayesian signed-rank test over data sets (mean scores)",
+        "hierarchical": "Bayesian hierarchical t-test over the folds "
+        f"(Corani et al. 2017; options {res['options'].get('hierarchical')})",
+    }
+    for test, part in results.groupby("test", sort=False):
+        frame = pd.DataFrame(
+            {
+                "name": [_label(m) for m in part["method"]],
+                f"P({ref_label} better)": part["p_reference_better"].to_numpy(),
+                "P(equivalent)": part["p_equivalent"].to_numpy(),
+                "P(other better)": part["p_other_better"].to_numpy(),
+            },
+            index=pd.Index(part["method"], name="method"),
+        )
+        text += [f"\n## {titles[test]}\n\n", to_markdown(frame, index_title="method")]
+    figures = []
+    for method, post in res["posteriors"].items():
+        fig = post.plot_simplex((ref_label, _label(method)))
+        png = out / f"{stem}_{_safe(reference)}_vs_{_safe(method)}.png"
+        fig.savefig(png, bbox_inches="tight", dpi=150)
+        plt.close(fig)
+        figures.append(png)
+        if len(figures) == 1:
+            text.append("\n## Simplex plots of the signed-rank posterior (baycomp)\n\n")
+        text.append(f"![{ref_label} vs {_label(method)}]({png.name})\n")
+    md_path = out / f"{stem}.md"
+    md_path.write_text("".join(text))
+    csv_path = out / f"{stem}.csv"
+    results.to_csv(csv_path, index=False)
+    paths = [md_path, csv_path, *figures]
+    if echo:
+        with pd.option_context("display.width", 200, "display.max_columns", 50):
+            print(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
+            print(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
+            print(f"Bayesian comparison of {reference} (rope = {rope:g}):")
+            print(results.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+    return paths
+
+
+def _number(key: str, value: str, kind=float):
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        name = "an integer" if kind is int else "a number"
+        raise ValueError(f"{key} must be {name}, got {value!r}") from None
+
+
+def _bayesian_options(kv: dict[str, str]) -> dict:
+    """The keyword arguments of :func:`run_bayesian` from the command line's ``key=value``."""
+    rope = _number("rope", kv.get("rope", "0.01"))
+    if not np.isfinite(rope) or rope < 0:
+        raise ValueError(f"rope must be a finite number >= 0 (in the metric's units), got {rope}")
+    seed = _number("seed", kv.get("seed", "0"), int)
+    nsamples = _number("nsamples", kv.get("nsamples", "50000"), int)
+    hopts = {}
+    for name in HIERARCHICAL_OPTIONS:
+        key = f"hierarchical.{name}"
+        if key in kv:
+            kind = int if name in ("runs", "chains", "nsamples") else float
+            hopts[name] = _number(key, kv[key], kind)
+    use_hierarchical = bool(_as_bool("hierarchical", kv.get("hierarchical", "false")))
+    if hopts and not use_hierarchical:
+        raise ValueError(f"{sorted(hopts)} given without hierarchical=true")
+    return dict(
+        reference=kv.get("reference") or None,
+        rope=rope,
+        seed=seed,
+        nsamples=nsamples,
+        hierarchical_test=use_hierarchical,
+        hierarchical_options=hopts,
+    )
+
+
 def main(args: list[str]) -> int:
     """Entry point of ``python -m repro.report compare key=value ...``."""
     try:
@@ -258,34 +516,56 @@ def main(args: list[str]) -> int:
         unknown = sorted(set(kv) - _KEYS)
         if unknown:
             raise ValueError(f"unknown argument(s) {unknown}; allowed: {sorted(_KEYS)}")
+        test = kv.get("test", "frequentist").strip().lower()
+        if test not in TESTS:
+            raise ValueError(f"test must be one of {list(TESTS)}, got {kv['test']!r}")
+        other = _BAYESIAN_KEYS if test == "frequentist" else _FREQUENTIST_KEYS
+        misplaced = sorted(set(kv) & other)
+        if misplaced:
+            raise ValueError(f"argument(s) {misplaced} do not apply to test={test}")
         for key in ("results", "metric"):
             if not kv.get(key):
                 raise ValueError(f"missing {key}=...")
+        bayesian = _bayesian_options(kv) if test == "bayesian" else None
         from repro.evaluation.records import read_records
 
         results = Path(kv["results"])
         if not results.exists():
             raise ValueError(f"results directory {results} does not exist")
         records = read_records(results)
-        alpha = float(kv.get("alpha", 0.05))
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
         split = kv.get("split", "test")
-        methods = [m for m in kv.get("methods", "").split(",") if m.strip()]
-        paths = compare_records(
-            records,
-            metric=kv["metric"],
-            correction=kv.get("correction", "bergmann"),
-            out=kv.get("out") or results,
-            higher_is_better=_as_bool("higher_is_better", kv.get("higher_is_better")),
-            alpha=alpha,
-            split=None if split.lower() in ("", "none", "null", "all") else split,
-            monotone=bool(_as_bool("monotone", kv.get("monotone", "false"))),
-            cap=_as_bool("cap", kv.get("cap", "true")) is not False,
-            methods=[m.strip() for m in methods] or None,
-            echo=True,
-        )
-    except (ValueError, FileNotFoundError) as err:
+        split = None if split.lower() in ("", "none", "null", "all") else split
+        methods = [m.strip() for m in kv.get("methods", "").split(",") if m.strip()] or None
+        higher_is_better = _as_bool("higher_is_better", kv.get("higher_is_better"))
+        if bayesian is not None:
+            paths = compare_bayesian(
+                records,
+                metric=kv["metric"],
+                out=kv.get("out") or results,
+                higher_is_better=higher_is_better,
+                split=split,
+                methods=methods,
+                echo=True,
+                **bayesian,
+            )
+        else:
+            alpha = float(kv.get("alpha", 0.05))
+            if not 0 < alpha < 1:
+                raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+            paths = compare_records(
+                records,
+                metric=kv["metric"],
+                correction=kv.get("correction", "bergmann"),
+                out=kv.get("out") or results,
+                higher_is_better=higher_is_better,
+                alpha=alpha,
+                split=split,
+                monotone=bool(_as_bool("monotone", kv.get("monotone", "false"))),
+                cap=_as_bool("cap", kv.get("cap", "true")) is not False,
+                methods=methods,
+                echo=True,
+            )
+    except (ValueError, FileNotFoundError, ImportError) as err:
         print(f"error: {err}\n{USAGE}", file=sys.stderr)
         return 2
     print("\nWrote:")
