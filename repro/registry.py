@@ -5,16 +5,27 @@ class, ``_convert_: all``, then its default parameters); the file stem is the me
 ``method`` column of the results. :data:`METHODS` lists every method of the five papers (SPEC §4)
 with its display name as spelled in the papers, so that ids that are planned but not implemented
 yet give a clear error rather than "unknown". :data:`ALIASES` are the short names users may type.
+
+A user's own method joins the registry of the running process with :func:`register_method` (a YAML
+file of the same form, or its mapping, under a new id): ``make_method``, ``evaluate``, the
+records and the report tables then treat it as any registered method. :func:`unregister_method`
+removes it. ``python -m repro`` reads ``conf/method/`` only: a method meant for the command line
+gets its file there.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 from hydra.utils import get_class, instantiate
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf
+from sklearn.base import BaseEstimator
 
 from repro.config import CONF_DIR, METHOD_DIR  # noqa: F401  (re-exported)
 
@@ -57,17 +68,119 @@ ALIASES: dict[str, str] = {"cma": "snb_cma", "bma": "snb_bma", "map": "snb_map"}
 RESERVED_KEYS = ("_target_", "_convert_", "_recursive_", "_partial_")
 
 
+#: a method id: it names a result file and the ``method`` column of the records
+METHOD_ID_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
+
+#: methods registered in this process by :func:`register_method`: id -> (config, display name)
+_USER_METHODS: dict[str, tuple[dict, str]] = {}
+
+
 class MethodNotImplementedError(NotImplementedError):
     """A method of the papers that the package does not implement yet."""
 
 
-def implemented_methods() -> list[str]:
-    """Ids that have a config file (sorted)."""
+def package_methods() -> list[str]:
+    """Ids that have a config file in ``conf/method/`` (sorted)."""
     return sorted(p.stem for p in METHOD_DIR.glob("*.yaml") if p.stem not in ALIASES)
 
 
+def implemented_methods() -> list[str]:
+    """Ids that have a config: the files of ``conf/method/`` and the user methods (sorted)."""
+    return sorted(set(package_methods()) | set(_USER_METHODS))
+
+
+def user_methods() -> list[str]:
+    """Ids registered in this process by :func:`register_method` (sorted)."""
+    return sorted(_USER_METHODS)
+
+
+def register_method(
+    method_id: str, config, *, display_name: str | None = None, replace: bool = False
+) -> str:
+    """Register a user method under ``method_id`` in this process, as a file
+    ``conf/method/<method_id>.yaml`` would.
+
+    ``config`` is the path of a YAML file or a mapping of the same form: ``_target_`` (the
+    dotted path of a scikit-learn classifier class, e.g. ``mypackage.MyNaiveBayes`` or
+    ``__main__.MyNaiveBayes`` for a class of a notebook or script), optionally ``_convert_``,
+    then the default parameters. The class must import and accept those parameters
+    (``ValueError`` otherwise, naming the problem). An id of the package (a file of
+    ``conf/method/``, a method of the papers or an alias) is refused, and so is an id already
+    registered here unless ``replace=True``. ``display_name`` is the row label of the report
+    tables (default: the id). Returns the id.
+    """
+    if not isinstance(method_id, str) or not METHOD_ID_PATTERN.fullmatch(method_id):
+        raise ValueError(
+            f"A method id must be lower-case letters, digits and '_', starting with a letter "
+            f"(it names result files), got {method_id!r}"
+        )
+    if method_id in ALIASES:
+        raise ValueError(f"{method_id!r} is an alias of {ALIASES[method_id]!r}; choose another id")
+    if method_id in METHODS or method_id in package_methods():
+        raise ValueError(
+            f"{method_id!r} is already a method of the package registry; choose another id "
+            f"(taken: {', '.join(sorted(set(METHODS) | set(package_methods())))})"
+        )
+    if method_id in _USER_METHODS and not replace:
+        raise ValueError(
+            f"{method_id!r} is already registered as a user method; pass replace=True to replace "
+            "it, or unregister_method() it first"
+        )
+    config = _user_config(method_id, config)
+    build_method(config, method_id)  # the class imports and takes these parameters
+    _USER_METHODS[method_id] = (config, display_name or method_id)
+    return method_id
+
+
+def unregister_method(method_id: str) -> None:
+    """Remove a method registered by :func:`register_method` (``ValueError`` for any other)."""
+    if method_id not in _USER_METHODS:
+        names = ", ".join(user_methods()) or "(none)"
+        raise ValueError(f"{method_id!r} is not a user method; user methods: {names}")
+    del _USER_METHODS[method_id]
+
+
+def _user_config(method_id: str, config) -> dict:
+    """The validated configuration (a plain dict, ``_convert_`` set) of a user method."""
+    if isinstance(config, str | Path):
+        path = Path(config).expanduser()
+        if not path.is_file():
+            raise ValueError(f"No config file {path} for method {method_id!r}")
+        node = OmegaConf.load(path)
+        where = str(path)
+    elif isinstance(config, Mapping | DictConfig):
+        node = OmegaConf.create(config if isinstance(config, DictConfig) else dict(config))
+        where = "the mapping"
+    else:
+        raise TypeError(
+            f"config of method {method_id!r} must be the path of a YAML file or a mapping, "
+            f"got {type(config).__name__}"
+        )
+    if not isinstance(node, DictConfig):
+        raise ValueError(f"{where} must hold a mapping with a _target_, got a list")
+    out = OmegaConf.to_container(node, resolve=True)
+    target = out.get("_target_")
+    if not isinstance(target, str) or not target:
+        raise ValueError(
+            f"{where} has no _target_ (the dotted path of the estimator class of {method_id!r})"
+        )
+    try:
+        cls = get_class(target)
+    except Exception as exc:  # hydra wraps ImportError / AttributeError in its own errors
+        raise ValueError(
+            f"_target_ {target!r} of method {method_id!r} does not import: {exc}"
+        ) from exc
+    if not (isinstance(cls, type) and issubclass(cls, BaseEstimator)):
+        raise ValueError(
+            f"_target_ {target!r} of method {method_id!r} is not a scikit-learn estimator class"
+        )
+    out.setdefault("_convert_", "all")
+    return out
+
+
 def estimator_targets() -> list[str]:
-    """The distinct ``_target_`` classes of the method configs (dotted paths)."""
+    """The distinct ``_target_`` classes of the package's method configs, ``conf/method/``
+    (dotted paths; user methods are not exported by the package)."""
     targets = {OmegaConf.load(p).get("_target_") for p in METHOD_DIR.glob("*.yaml")}
     return sorted(t for t in targets if t)
 
@@ -104,6 +217,8 @@ def method_config(name: str) -> dict:
 
 
 def _read_config(method_id: str) -> dict:
+    if method_id in _USER_METHODS:
+        return copy.deepcopy(_USER_METHODS[method_id][0])
     return OmegaConf.to_container(OmegaConf.load(METHOD_DIR / f"{method_id}.yaml"), resolve=True)
 
 
@@ -180,11 +295,14 @@ def make_method(name: str, **params):
 
 
 def list_methods() -> pd.DataFrame:
-    """The registry: id, display name, paper, implemented, estimator class, aliases."""
+    """The registry: id, display name, paper ("user" for user methods), implemented, estimator
+    class, aliases."""
     implemented = set(implemented_methods())
     rows = []
     for method_id in sorted(set(METHODS) | implemented):
         display, paper = METHODS.get(method_id, (method_id, ""))
+        if method_id in _USER_METHODS:
+            display, paper = _USER_METHODS[method_id][1], "user"
         target = method_config(method_id)["_target_"] if method_id in implemented else ""
         aliases = [a for a, b in ALIASES.items() if b == method_id]
         rows.append(
@@ -201,5 +319,8 @@ def list_methods() -> pd.DataFrame:
 
 
 def display_name(method_id: str) -> str:
-    """The method's name as the papers spell it (the id itself for user methods)."""
+    """The method's name as the papers spell it (for user methods: the display name given to
+    :func:`register_method`, else the id itself)."""
+    if method_id in _USER_METHODS:
+        return _USER_METHODS[method_id][1]
     return METHODS.get(method_id, (method_id, ""))[0]
