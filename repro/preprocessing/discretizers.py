@@ -88,8 +88,9 @@ class MODLDiscretizer:
         x = self._values(x)
         key = np.where(np.isnan(x), -np.inf, x)
         values, inverse = np.unique(key, return_inverse=True)
-        rows = np.zeros((values.size, n_classes))
-        np.add.at(rows, (inverse.ravel(), y), 1.0)
+        flat = inverse.ravel() * n_classes + y
+        rows = np.bincount(flat, minlength=values.size * n_classes).astype(np.float64)
+        rows = rows.reshape(values.size, n_classes)
         n = int(rows.sum())
         max_parts = int(self.max_intervals or 0)
         class_counts = rows.sum(axis=0)

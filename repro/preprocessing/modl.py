@@ -429,6 +429,8 @@ def integer_counts(rows: np.ndarray):
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.size == 0 or rows.shape[1] > modl_kernels.MAX_CLASSES:
         return None
+    if rows.dtype == np.int64:  # already counts (the Khiops discretization's tables)
+        return np.ascontiguousarray(rows) if rows.min() >= 0 else None
     as_int = rows.astype(np.int64)
     if not np.array_equal(as_int, rows) or as_int.min() < 0:
         return None
@@ -570,7 +572,9 @@ def optimise_intervals(
 
     Returns the (inclusive) last row index of each interval.
     """
-    rows = np.asarray(rows, dtype=np.float64)
+    rows = np.asarray(rows)
+    if rows.dtype != np.int64 or algorithm == "optimal":  # (int64 counts go to the kernels)
+        rows = rows.astype(np.float64)
     if rows.shape[0] <= 1:
         return [rows.shape[0] - 1]
     if algorithm == "optimal":

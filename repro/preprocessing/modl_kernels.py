@@ -636,6 +636,21 @@ def quantile_partiles_kernel(freqs, n_partiles):
 
 
 @njit(cache=True)
+def run_counts_kernel(cum, ends):
+    """Class counts of the runs of rows ending (inclusive) at ``ends``, from the cumulated
+    table ``cum`` ((rows + 1) × classes, first row 0): cum[e+1] − cum[previous end + 1]."""
+    n_classes = cum.shape[1]
+    out = np.empty((ends.size, n_classes), dtype=cum.dtype)
+    start = 0
+    for i in range(ends.size):
+        stop = ends[i] + 1
+        for j in range(n_classes):
+            out[i, j] = cum[stop, j] - cum[start, j]
+        start = stop
+    return out
+
+
+@njit(cache=True)
 def merge_pure_rows_kernel(rows):
     """Last row index of each block after merging adjacent rows pure on the same class."""
     m = rows.shape[0]

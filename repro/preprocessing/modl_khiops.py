@@ -227,8 +227,26 @@ def discretization_partition_costs(
     """pc[I], I = 0..n_parts_max, of KWMODLDiscretizationCosts (pc[0] = +inf).
 
     pc[I] = ln2 + [I>1]·(A + L_B(g; G) + L_B(I−1; V−1) + (I−1)·ln(V−1) − lf(I−1)), with
-    V = min(2^g, N) and G = ⌈log2 N⌉.
+    V = min(2^g, N) and G = ⌈log2 N⌉. Each pc[I] depends on (I, g, N, A) only: the values are
+    read from one table per (g, N, A) up to I = N (cached: every variable of a data set without
+    missing values shares them), the same values as computed for ``n_parts_max`` alone.
     """
+    if 0 <= n_parts_max <= n_instances:
+        table = _partition_costs_table(granularity, n_instances, attribute_cost)
+        return table[: n_parts_max + 1].copy()
+    return _discretization_partition_costs(n_parts_max, granularity, n_instances, attribute_cost)
+
+
+@lru_cache(maxsize=64)
+def _partition_costs_table(granularity: int, n_instances: int, attribute_cost: float):
+    table = _discretization_partition_costs(n_instances, granularity, n_instances, attribute_cost)
+    table.flags.writeable = False
+    return table
+
+
+def _discretization_partition_costs(
+    n_parts_max: int, granularity: int, n_instances: int, attribute_cost: float
+) -> np.ndarray:
     v, pc, base = _discretization_costs_start(n_parts_max, granularity, n_instances, attribute_cost)
     if n_parts_max < 2 or v - 1 < 1:
         return pc
@@ -522,15 +540,15 @@ def discretize_table(
         pc = discretization_partition_costs(1, 0, max(n, 1), attribute_cost)
         return np.array([m - 1]), 0, float(pc[1] + part_cost(rows.sum(axis=0)).sum())
     freqs = rows.sum(axis=1).astype(np.int64)
-    if integer_counts(rows) is not None:
-        # counts of any run of rows from one cumulated table (exact on integer counts)
-        cum = np.zeros((m + 1, rows.shape[1]))
-        np.cumsum(rows, axis=0, out=cum[1:])
+    int_rows = integer_counts(rows)
+    if int_rows is not None:
+        # counts of any run of rows from one cumulated table of integers, as integers (the
+        # optimisers' kernels take them as they are)
+        cum = np.zeros((m + 1, rows.shape[1]), dtype=np.int64)
+        np.cumsum(int_rows, axis=0, out=cum[1:])
 
         def counts_of(row_ends):
-            row_ends = np.asarray(row_ends, dtype=np.int64)
-            starts = np.concatenate([[0], row_ends[:-1] + 1])
-            return cum[row_ends + 1] - cum[starts]
+            return modl_kernels.run_counts_kernel(cum, np.asarray(row_ends, dtype=np.int64))
     else:
 
         def counts_of(row_ends):
