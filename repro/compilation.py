@@ -50,6 +50,7 @@ def _locator_class():
         path in the package and its content hash (the stamp numba checks is that hash)."""
 
         def __init__(self, py_func, py_file):
+            self._py_file = py_file  # (read by numba's warning about an uncachable kernel)
             self._lineno = py_func.__code__.co_firstlineno
             self._stamp = _content_hash(py_file)
             relative = Path(py_file).resolve().relative_to(PACKAGE_ROOT)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from repro.methods.criteria import (
     multiclass_auc,
@@ -37,6 +38,8 @@ from repro.methods.engine import (
 
 #: cost improvements smaller than this (nats) are not improvements (guards against float noise)
 COST_TOLERANCE = 1e-9
+#: candidates evaluated per thread between two readings of a parallel pass
+PARALLEL_CHUNK = 64
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,6 +106,89 @@ def _ffwbw_pass(
             moves[n_moves] = i
             n_moves += 1
             improved = True
+    return nll, n_sel, n_rec, n_moves, improved
+
+
+@njit(cache=True, parallel=True)
+def _ffwbw_pass_parallel(
+    order,
+    add,
+    selected,
+    codes,
+    offsets,
+    table,
+    etable,
+    ty,
+    y,
+    S,
+    q,
+    prior_cost,
+    n_sel,
+    nll,
+    tol,
+    record,
+    rec_state,
+    rec_var,
+    rec_kind,
+    rec_cost,
+    n_rec,
+    moves,
+    n_moves,
+    n_threads,
+    chunk,
+):
+    """:func:`_ffwbw_pass` with the evaluations of the next candidates run on every thread,
+    speculatively: they are computed against the current model, then read in the pass's order
+    as the serial pass would; at the first accepted move the model changes and the candidates
+    after it are evaluated again. The look-ahead starts at one candidate per thread and doubles
+    after each batch without a move (up to ``chunk``), so that few evaluations are redone where
+    moves are frequent (the first forward pass) and many run at once where they are rare. Same
+    evaluations, same floating-point operations, same order of decisions: the pass's result,
+    records and moves are those of the serial pass."""
+    improved = False
+    sign = 1.0 if add else -1.0
+    cost = nll + prior_cost[n_sel]
+    batch = np.empty(chunk, dtype=np.int64)
+    position = np.empty(chunk, dtype=np.int64)
+    values = np.empty(chunk)
+    width = n_threads
+    t = 0
+    while t < order.size:
+        m = 0
+        while t < order.size and m < width:
+            i = order[t]
+            if selected[i] != add:
+                batch[m] = i
+                position[m] = t
+                m += 1
+            t += 1
+        for c in prange(m):
+            values[c] = mix_log_sum(q, codes[batch[c]], etable, offsets[batch[c]])
+        for c in range(m):
+            i = batch[c]
+            new_nll = nll - sign * ty[i] + values[c]
+            new_sel = n_sel + 1 if add else n_sel - 1
+            new_cost = new_nll + prior_cost[new_sel]
+            if record:
+                rec_state[n_rec] = n_moves
+                rec_var[n_rec] = i
+                rec_kind[n_rec] = 1 if add else -1
+                rec_cost[n_rec] = new_cost
+                n_rec += 1
+            if new_cost < cost - tol:
+                add_column(S, codes[i], table, offsets[i], sign)
+                nll = softmax_nll(S, q, y)
+                selected[i] = add
+                n_sel = new_sel
+                cost = nll + prior_cost[n_sel]
+                moves[n_moves] = i
+                n_moves += 1
+                improved = True
+                t = position[c] + 1  # the rest of the chunk: evaluated again on the new model
+                width = n_threads
+                break
+        else:
+            width = min(2 * width, chunk)  # no move: read further ahead next time
     return nll, n_sel, n_rec, n_moves, improved
 
 
@@ -364,6 +450,7 @@ def ms_ffwbw(
     random_state=None,
     record: bool = True,
     tol: float = COST_TOLERANCE,
+    n_threads: int = 1,
 ) -> SearchResult:
     """MS(FFWBW), Algorithm 1 of boulle2007 §3.5: minimise criterion (4).
 
@@ -375,7 +462,9 @@ def ms_ffwbw(
     O(K·N·J), so the search is O(K·N·J·log(K·N)).
 
     ``n_variables`` is the K of the prior (see the module docstring). With ``record``, the
-    evaluated models are kept in a :class:`SearchLog` (for model averaging).
+    evaluated models are kept in a :class:`SearchLog` (for model averaging). ``n_threads`` > 1
+    evaluates the candidates of a pass on that many threads (:func:`_ffwbw_pass_parallel`),
+    with the same result as one thread.
     """
     d = engine.data
     n_cand = d.n_candidates
@@ -397,6 +486,12 @@ def ms_ffwbw(
     dummy_i = np.empty(0, dtype=np.int32)
     dummy_k = np.empty(0, dtype=np.int8)
     dummy_f = np.empty(0)
+    n_threads = min(max(1, int(n_threads)), numba.config.NUMBA_NUM_THREADS)
+    if n_threads > 1:
+        numba.set_num_threads(n_threads)
+        run_pass, extra = _ffwbw_pass_parallel, (n_threads, PARALLEL_CHUNK * n_threads)
+    else:
+        run_pass, extra = _ffwbw_pass, ()
 
     def ensure_moves(extra):
         nonlocal moves
@@ -440,7 +535,7 @@ def ms_ffwbw(
                     )
                 else:
                     rec = (dummy_i, dummy_i, dummy_k, dummy_f)
-                nll, n_sel, n_rec, n_moves, step_improved = _ffwbw_pass(
+                nll, n_sel, n_rec, n_moves, step_improved = run_pass(
                     order,
                     add,
                     selected,
@@ -461,6 +556,7 @@ def ms_ffwbw(
                     0,
                     moves,
                     n_moves,
+                    *extra,
                 )
                 n_evaluations += n_eval
                 if record:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from joblib import effective_n_jobs
 
 from repro.methods.checks import check_choice, check_int
 from repro.methods.engine import EncodedData, ScoreEngine
@@ -238,6 +239,7 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
                 max_iter=self.max_iter,
                 random_state=self.random_state,
                 record=self._record or self.keep_models,
+                n_threads=effective_n_jobs(self.n_jobs),
             )
         self.fit_report_.update(
             criterion=result.cost,
