@@ -5,6 +5,9 @@
 - ``experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]``: paper tables/figures of one
   experiment (:mod:`repro.report.generate`); ``results`` defaults to ``paths.results``, the
   published numbers come from ``paths.published`` (``conf/paths/default.yaml``).
+- ``all [results=DIR] [out=DIR]``: the dashboard, ``README.md`` + ``index.html`` (+ its figures
+  in ``dashboard/``) of the results folder (:mod:`repro.report.dashboard`); ``out`` defaults to
+  ``results``, which defaults to ``paths.results``.
 """
 
 from __future__ import annotations
@@ -13,8 +16,31 @@ import sys
 
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
-    "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]"
+    "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]\n"
+    "       python -m repro.report all [results=DIR] [out=DIR]"
 )
+
+
+def dashboard_main(args: list[str]) -> int:
+    """``all [results=DIR] [out=DIR]``: write the dashboard; 1 on inconsistent inputs."""
+    from repro.report.compare import parse_overrides
+    from repro.report.dashboard import DashboardError, generate_dashboard
+
+    try:
+        kv = parse_overrides(args)
+        unknown = [k for k in kv if k not in ("results", "out")]
+        if unknown:
+            raise ValueError(f"unknown argument(s) {unknown}; valid: results, out\n{USAGE}")
+        written = generate_dashboard(kv.get("results"), kv.get("out"))
+    except DashboardError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    for p in written:
+        print(p)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         from repro.report.compare import main as compare_main
 
         return compare_main(args[1:])
+    if args and args[0] == "all":
+        return dashboard_main(args[1:])
     if any(a.lstrip("+").startswith("experiment=") for a in args):
         from repro.config import PublishedNumbersNotFound
         from repro.report.compare import parse_overrides

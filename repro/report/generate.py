@@ -31,6 +31,9 @@ aggregates is never read as one over the paper's data.
 
 Records are read from ``<results_dir>/<experiment_name>/`` (``results_dir`` = ``paths.results``
 of ``conf/paths/default.yaml`` unless given) and everything is written there (or into ``out_dir``).
+A report written into the default results folder then updates its row of the dashboard
+(``results/README.md``, ``results/index.html``: :func:`repro.report.dashboard.update_dashboard`);
+when the dashboard cannot be made (e.g. a results folder without its config), a warning says why.
 The published numbers come from ``paths.published`` (default: the copy shipped in the package); a
 ``paper:`` whose ``reported.csv`` is missing is an error, raised before anything is written.
 """
@@ -38,6 +41,7 @@ The published numbers come from ``paths.published`` (default: the copy shipped i
 from __future__ import annotations
 
 import importlib
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -169,4 +173,17 @@ def generate_report(
                 notes=list(report.get("notes", [])),
             )
         )
+    if results_dir is None and out_dir is None and Path(where.results) == Path(paths().results):
+        written += _refresh_dashboard(experiment, where.results)
     return written
+
+
+def _refresh_dashboard(experiment: str, results) -> list[Path]:
+    """The dashboard's rows of ``experiment`` recomputed; a warning when it cannot be made."""
+    from repro.report.dashboard import DashboardError, update_dashboard
+
+    try:
+        return update_dashboard(experiment, results)
+    except DashboardError as err:
+        warnings.warn(f"results dashboard not regenerated: {err}", stacklevel=3)
+        return []
