@@ -2,7 +2,7 @@
 
 Run as a script (one command; writes ``results/benchmarks/bench_snb_scale.txt``):
 
-    python benchmarks/bench_snb_scale.py [--sizes 10000 100000] [--n-jobs 1 2]
+    python benchmarks/bench_snb_scale.py [--sizes 10000 100000] [--n-jobs 1 2] [--append]
 
 For each K, one fit of ``snb_cma`` (MS(FFWBW) + CMA on the MODL preparation, boulle2007 §3–4) on
 the first 4000 rows of waveform plus ``FeatureConstruction(n_features=K, random_state=0)`` (float32
@@ -108,19 +108,21 @@ def main(argv=None):
     parser.add_argument("--sizes", nargs="+", type=int, default=[10_000, 100_000])
     parser.add_argument("--n-jobs", nargs="+", type=int, default=[2])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--append", action="store_true", help="add to the log, do not restart it")
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as out:
+    with args.out.open("a" if args.append else "w") as out:
 
         def log(text=""):
             print(text, flush=True)
             out.write(text + "\n")
             out.flush()
 
-        log("# bench_snb_scale: snb_cma on waveform 4000 + K F(2D) (issue 16)\n")
+        if not args.append:
+            log("# bench_snb_scale: snb_cma on waveform 4000 + K F(2D) (issue 16)\n")
         log(
             f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, load average "
             f"{os.getloadavg()[0]:.1f} at the start (other jobs share the machine)\n"

@@ -32,59 +32,65 @@ def float32_table():
     return Xc, y
 
 
-def test_column_table_reads_what_was_written():
+def test_column_table_reads_the_frame_and_its_own_columns():
     rng = np.random.default_rng(0)
-    narrow = np.array([True, False, True, True, False, True])
-    values = rng.normal(size=(7, 6))
-    values[:, narrow] = values[:, narrow].astype(np.float32)
-    table = ColumnTable(7, narrow)
-    table[:, np.arange(6)] = values
-    assert table.single.dtype == np.float32 and table.single.shape == (7, 4)
-    assert table.double.shape == (7, 2)
+    frame = pd.DataFrame(rng.normal(size=(7, 6)))
+    S, F, D = ColumnTable.SOURCE, ColumnTable.SINGLE, ColumnTable.DOUBLE
+    table = ColumnTable(frame, [S, F, D, S, F, S])
+    codes = rng.integers(0, 5, size=(7, 2)).astype(float)
+    table[:, [1, 4]] = codes
+    table[:, 2] = np.arange(7.0)
+    expected = frame.to_numpy().copy()
+    expected[:, [1, 4]] = codes
+    expected[:, 2] = np.arange(7.0)
+    assert table.single.dtype == np.float32 and table.single.shape == (7, 2)
+    assert table.double.shape == (7, 1) and table.nbytes == 7 * 2 * 4 + 7 * 8
     for k in range(6):
-        np.testing.assert_array_equal(table[:, k], values[:, k])
-        assert table[:, k].dtype == np.float64
-    np.testing.assert_array_equal(table[:, [4, 0, 5]], values[:, [4, 0, 5]])
-    np.testing.assert_array_equal(table[:, 1:4], values[:, 1:4])
-    np.testing.assert_array_equal(np.asarray(table), values)
-    table[:, 3] = np.arange(7.0)
-    np.testing.assert_array_equal(table[:, 3], np.arange(7.0))
+        np.testing.assert_array_equal(table[:, k], expected[:, k])
+        assert table[:, k].dtype == np.float64 and table[:, k].shape == (7,)
+    np.testing.assert_array_equal(table[:, [4, 0, 5]], expected[:, [4, 0, 5]])
+    np.testing.assert_array_equal(table[:, 1:4], expected[:, 1:4])
+    np.testing.assert_array_equal(np.asarray(table), expected)
     with pytest.raises(IndexError, match="whole columns"):
         table[0, 1]
+    with pytest.raises(ValueError, match="read from the frame"):
+        table[:, 0] = np.zeros(7)
 
 
-def test_encoder_keeps_float32_columns_and_float64_ones(float32_table):
+def test_compact_encoding_reads_the_same_values_as_the_float64_matrix(float32_table):
     X, _ = float32_table
+    X = X.assign(
+        small=np.arange(600, dtype=np.int16),
+        big=np.arange(600, dtype=np.int64) * 2**40 + 1,
+        nullable=pd.array([1, None, 3] * 200, dtype="Int64"),
+    )
     Z = TabularEncoder(compact=True).fit_transform(X)
     assert isinstance(Z, ColumnTable)
-    # 21 float64 originals in float64, the 60 float32 features and the category codes in float32
-    assert Z.double.shape[1] == 21 and Z.single.shape[1] == 61
+    # the category codes are copied (in float32) and the column of pandas' nullable dtype (in
+    # float64); every other numeric column is read from the frame
+    assert Z.single.shape == (600, 1) and Z.double.shape == (600, 1)
     reference = TabularEncoder().fit_transform(X)  # the float64 matrix
     assert reference.dtype == np.float64
     np.testing.assert_array_equal(np.asarray(Z), reference)
 
 
-def test_encoder_float64_when_nothing_is_float32_exact():
-    X = pd.DataFrame({"a": np.arange(5, dtype=np.int32), "b": np.linspace(0, 1, 5)})
-    Z = TabularEncoder(compact=True).fit_transform(X)
-    assert isinstance(Z, np.ndarray) and Z.dtype == np.float64
-    # int16 is exact in float32, int32 is not
-    Z = TabularEncoder(compact=True).fit_transform(X.astype({"a": np.int16}))
-    assert isinstance(Z, ColumnTable) and Z.narrow.tolist() == [True, False]
+def test_compact_encoding_still_refuses_infinite_values():
+    X = pd.DataFrame({"a": np.arange(5.0), "b": [1.0, 2.0, np.inf, 4.0, 5.0]})
+    with pytest.raises(ValueError, match="Column 'b' contains infinite values"):
+        TabularEncoder(compact=True).fit_transform(X)
 
 
-def test_encoder_of_a_float32_table_allocates_no_table_sized_temporary():
-    n, k = 2000, 1000
+def test_compact_encoding_allocates_no_table_sized_memory():
+    n, k = 4000, 2000
     X = pd.DataFrame(np.random.default_rng(0).normal(size=(n, k)).astype(np.float32))
     encoder = TabularEncoder(compact=True)
     tracemalloc.start()
     Z = encoder.fit_transform(X)
     current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    table_bytes = n * k * 4
-    assert Z.nbytes == table_bytes
-    # Z itself plus blocks of at most BLOCK_VALUES float64 values (a float64 copy: 2x the table)
-    assert peak <= table_bytes + 4 * encoding.BLOCK_VALUES * 8 + 2**20
+    assert Z.nbytes == 0
+    # blocks of at most BLOCK_VALUES float64 values read at a time (a copy: 8·n·k = 64 MB)
+    assert peak <= 3 * encoding.BLOCK_VALUES * 8 + 2**20 < 8 * n * k
 
 
 def test_power_of_two_units_by_blocks_equals_the_whole_table(monkeypatch):

@@ -4,7 +4,7 @@ Every estimator of the package accepts a pandas DataFrame (numeric columns float
 categorical/object/bool) or a numpy array (all numeric unless ``categorical_features`` says
 otherwise). :class:`TabularEncoder` turns either into a float64 matrix ``Z`` (N × K) — or, for
 an estimator that asks for a compact encoding, a :class:`ColumnTable` of the same values that
-keeps float32 columns in float32:
+reads the numeric columns from the input itself:
 
 - numeric column k: the value, NaN for missing;
 - nominal column k: the category code 0..C_k−1, NaN for missing, ``UNSEEN`` (−1) for a category
@@ -39,8 +39,6 @@ EXTREME_EXPONENT = 64
 NUMERIC_UNITS = ("extreme", "raw")
 #: at most this many values in one block of columns read or scanned at a time (8 MB of float64)
 BLOCK_VALUES = 2**20
-#: numeric dtypes whose every value float32 holds exactly (the compact encoding keeps them so)
-FLOAT32_EXACT = {np.dtype(t) for t in ("float16", "float32", "int8", "uint8", "int16", "uint16")}
 #: category codes below this are exact in float32 (2^24)
 FLOAT32_MAX_CODES = 2**24
 
@@ -96,60 +94,86 @@ def _column_name(names, k) -> str:
 
 
 class ColumnTable:
-    """An N × K table of floats kept as a float32 and a float64 matrix, each column in the
-    narrower type that holds all its values exactly; reads give float64.
+    """An N × K table of floats that reads its numeric columns from the input frame itself and
+    keeps only its other columns (category codes, numbers given as strings) in matrices of its
+    own: a float32 one (codes below 2^24, exact) and a float64 one. Reads give float64.
 
-    The compact form of ``Z`` (:class:`TabularEncoder` with ``compact=True``): a table of
-    float32 features with a few float64 ones (F(2D) features beside the originals) costs 4
-    bytes per value instead of 8. Supports what the estimators that ask for it do with ``Z``:
-    ``shape``, ``Z[:, k]`` (a float64 column), ``Z[:, columns]`` (a float64 N × len(columns)
-    matrix, ``columns`` a slice or integer array) and ``np.asarray(Z)`` (the whole table).
+    The compact form of ``Z`` (:class:`TabularEncoder` with ``compact=True``): encoding a table
+    of 100k numeric features copies nothing. Supports what the estimators that ask for it do
+    with ``Z``: ``shape``, ``Z[:, k]`` (a float64 column), ``Z[:, columns]`` (a float64
+    N × len(columns) matrix, ``columns`` a slice or integer array) and ``np.asarray(Z)``.
+    The frame must not change while the table is in use (during a fit or a prediction).
     """
 
     dtype = np.dtype(np.float64)
     ndim = 2
+    SOURCE, SINGLE, DOUBLE = 0, 1, 2
 
-    def __init__(self, n_rows: int, narrow: np.ndarray):
-        narrow = np.asarray(narrow, bool)
-        self.shape = (int(n_rows), narrow.size)
-        self.narrow = narrow
-        self.position = np.empty(narrow.size, dtype=np.int64)
-        self.position[narrow] = np.arange(int(narrow.sum()))
-        self.position[~narrow] = np.arange(int((~narrow).sum()))
+    def __init__(self, frame: pd.DataFrame, storage: np.ndarray):
+        storage = np.asarray(storage, dtype=np.int8)
+        self.shape = (int(frame.shape[0]), storage.size)
+        self.storage = storage
+        self.position = np.empty(storage.size, dtype=np.int64)
+        for kind in (self.SINGLE, self.DOUBLE):
+            self.position[storage == kind] = np.arange(int((storage == kind).sum()))
+        # the frame's columns as views: one per run of consecutive columns of one numpy dtype
+        # (``iloc`` of a column slice of one block copies nothing), read from then on without
+        # pandas (whose per-column access costs ~0.1 ms on a wide frame)
+        self.runs: list[np.ndarray] = []
+        self.run = np.full(storage.size, -1, dtype=np.int64)
+        source = np.flatnonzero(storage == self.SOURCE)
+        if source.size:
+            dtypes = np.array([str(d) for d in frame.dtypes], dtype=object)[source]
+            cut = np.flatnonzero((np.diff(source) != 1) | (dtypes[1:] != dtypes[:-1])) + 1
+            for cols in np.split(source, cut):
+                self.run[cols] = len(self.runs)
+                self.position[cols] = np.arange(cols.size)
+                self.runs.append(frame.iloc[:, cols[0] : cols[-1] + 1].to_numpy())
+        n = self.shape[0]
         # column-major: a column is one contiguous run of memory
-        self.single = np.empty((self.shape[0], int(narrow.sum())), dtype=np.float32, order="F")
-        self.double = np.empty((self.shape[0], int((~narrow).sum())), dtype=np.float64, order="F")
+        self.single = np.empty((n, int((storage == self.SINGLE).sum())), np.float32, order="F")
+        self.double = np.empty((n, int((storage == self.DOUBLE).sum())), np.float64, order="F")
 
-    def _columns(self, key) -> tuple[np.ndarray | int, bool]:
+    def _columns(self, key) -> tuple[np.ndarray, bool]:
         if not (isinstance(key, tuple) and len(key) == 2 and key[0] == slice(None)):
             raise IndexError(f"ColumnTable reads whole columns: Z[:, k], got Z[{key!r}]")
         col = key[1]
         if isinstance(col, int | np.integer):
-            return int(np.arange(self.shape[1])[col]), True
+            return np.array([np.arange(self.shape[1])[col]]), True
         return np.arange(self.shape[1])[col], False
 
     def __getitem__(self, key) -> np.ndarray:
         cols, single = self._columns(key)
         if single:
-            source = self.single if self.narrow[cols] else self.double
-            return source[:, self.position[cols]].astype(np.float64)
+            k = cols[0]
+            kind = self.storage[k]
+            if kind == self.SOURCE:
+                source = self.runs[self.run[k]]
+            else:
+                source = self.single if kind == self.SINGLE else self.double
+            return source[:, self.position[k]].astype(np.float64)
         out = np.empty((self.shape[0], cols.size), order="F")
-        narrow = self.narrow[cols]
-        out[:, narrow] = self.single[:, _as_slice(self.position[cols[narrow]])]
-        out[:, ~narrow] = self.double[:, _as_slice(self.position[cols[~narrow]])]
+        kinds = self.storage[cols]
+        for kind, matrix in ((self.SINGLE, self.single), (self.DOUBLE, self.double)):
+            here = kinds == kind
+            if here.any():
+                out[:, here] = matrix[:, _as_slice(self.position[cols[here]])]
+        runs = self.run[cols]
+        for r in np.unique(runs[kinds == self.SOURCE]):
+            here = runs == r
+            out[:, here] = self.runs[r][:, _as_slice(self.position[cols[here]])]
         return out
 
     def __setitem__(self, key, values) -> None:
+        """Write columns kept here (not those read from the frame)."""
         cols, single = self._columns(key)
-        values = np.asarray(values)
-        if single:
-            cols, values = np.array([cols]), values.reshape(-1, 1)
-        narrow = self.narrow[cols]
-        if narrow.all():  # (a block of float32 columns: no selection of the values)
-            self.single[:, _as_slice(self.position[cols])] = values
-            return
-        self.single[:, _as_slice(self.position[cols[narrow]])] = values[:, narrow]
-        self.double[:, _as_slice(self.position[cols[~narrow]])] = values[:, ~narrow]
+        values = np.asarray(values).reshape(self.shape[0], cols.size)
+        for kind, matrix in ((self.SINGLE, self.single), (self.DOUBLE, self.double)):
+            here = self.storage[cols] == kind
+            if here.any():
+                matrix[:, _as_slice(self.position[cols[here]])] = values[:, here]
+        if (self.storage[cols] == self.SOURCE).any():
+            raise ValueError("ColumnTable: the numeric columns are read from the frame")
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         full = self[:, :]
@@ -157,6 +181,7 @@ class ColumnTable:
 
     @property
     def nbytes(self) -> int:
+        """Bytes of the table's own matrices (the frame's columns are not copied)."""
         return self.single.nbytes + self.double.nbytes
 
 
@@ -182,10 +207,10 @@ class TabularEncoder:
         "extreme": columns of extreme magnitude are divided by ``unit_`` (module docstring);
         "raw": every numeric value as given.
     compact : bool, default False
-        True: Z is a :class:`ColumnTable` that keeps in float32 every column float32 holds
-        exactly (numeric columns of float32 or narrower dtypes, bool, category codes below
-        2^24): half the memory of a float64 copy for float32 input. For estimators that read Z
-        only column by column (the MODL family). False, or no such column: a float64 matrix.
+        True: Z is a :class:`ColumnTable` that reads the numeric columns from the input frame
+        (no copy of them) and keeps the category codes in float32: encoding costs no memory of
+        the table's size. For estimators that read Z only column by column (the MODL family).
+        False: a float64 matrix.
 
     Attributes
     ----------
@@ -292,11 +317,17 @@ class TabularEncoder:
         direct = np.array(
             [not nominal[k] and _is_numeric_column(d) for k, d in enumerate(dtypes)], bool
         )
-        narrow = self._narrow(frame, dtypes, direct)
-        if narrow is None:
-            Z = np.empty((n, n_features), dtype=np.float64)
+        compact = self.compact and n > 0
+        if compact:
+            # numeric columns are read from the frame itself; codes in float32 when exact
+            numpy_numeric = np.array([isinstance(d, np.dtype) for d in dtypes], bool)
+            storage = np.where(direct & numpy_numeric, ColumnTable.SOURCE, ColumnTable.DOUBLE)
+            for k in np.flatnonzero(nominal):
+                if len(self.categories_[k]) < FLOAT32_MAX_CODES:
+                    storage[k] = ColumnTable.SINGLE
+            Z = ColumnTable(frame, storage)
         else:
-            Z = ColumnTable(n, narrow)
+            Z = np.empty((n, n_features), dtype=np.float64)
         names = self.feature_names_
         for k in np.flatnonzero(~direct):
             s = frame.iloc[:, k]
@@ -306,30 +337,17 @@ class TabularEncoder:
                 Z[:, k] = _encode_numeric(s, _column_name(names, k))
         columns = np.flatnonzero(direct)
         width = max(1, BLOCK_VALUES // max(1, n))
-        for b0 in range(0, columns.size, width):
+        for b0 in range(0, columns.size, width):  # read in blocks of columns, checked for ±inf
             block = columns[b0 : b0 + width]
-            values = frame.iloc[:, block].to_numpy(
-                dtype=_common_float(dtypes, block), na_value=np.nan
-            )
+            values = frame.iloc[:, block].to_numpy(dtype=np.float64, na_value=np.nan)
             infinite = np.isinf(values).any(axis=0)
             if infinite.any():
                 raise ValueError(_infinite(_column_name(names, block[np.argmax(infinite)])))
-            Z[:, block] = values
+            if not compact:
+                Z[:, block] = values
+            elif (kept := storage[block] != ColumnTable.SOURCE).any():  # (pandas' own dtypes)
+                Z[:, block[kept]] = values[:, kept]
         return Z
-
-    def _narrow(self, frame, dtypes, direct) -> np.ndarray | None:
-        """Columns that float32 holds exactly (numeric columns of :data:`FLOAT32_EXACT` dtypes
-        or bool, nominal columns of fewer than 2^24 categories) when ``compact`` and there is
-        one; None: a plain float64 matrix."""
-        if not self.compact or frame.shape[0] == 0:
-            return None
-        narrow = np.zeros(len(dtypes), bool)
-        for k, d in enumerate(dtypes):
-            if direct[k]:
-                narrow[k] = _float32_exact(d)
-            elif self.categorical_[k]:
-                narrow[k] = len(self.categories_[k]) < FLOAT32_MAX_CODES
-        return narrow if narrow.any() else None
 
     def fit_transform(self, X) -> np.ndarray:
         self._fit_schema(X)
@@ -423,21 +441,6 @@ def _infinite(column: str) -> str:
         f"Column {column} contains infinite values (±inf); replace them by NaN (missing) "
         "or by finite values"
     )
-
-
-def _float32_exact(dtype) -> bool:
-    """float32 holds every value of a column of this (numpy or pandas) dtype exactly."""
-    try:
-        d = np.dtype(getattr(dtype, "numpy_dtype", dtype))
-    except TypeError:
-        return False
-    return d in FLOAT32_EXACT or d == np.bool_
-
-
-def _common_float(dtypes, columns) -> np.dtype:
-    """float32 when every column of the block is float32-exact, else float64."""
-    exact = all(_float32_exact(dtypes[k]) for k in columns)
-    return np.dtype(np.float32 if exact else np.float64)
 
 
 def _is_numeric_column(dtype) -> bool:

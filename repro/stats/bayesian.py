@@ -179,8 +179,9 @@ def _seeded_stan(seed: int):
             hint = "; pystan imports pkg_resources, gone from setuptools >= 81: 'setuptools<81'"
         raise ImportError(
             "the hierarchical test needs Stan through the package 'pystan' (>= 3.4, which "
-            "baycomp calls; it builds the model with httpstan and a C++ compiler): "
-            f"`pip install pystan` (import stan failed: {type(err).__name__}: {err}{hint})"
+            "baycomp calls; it builds the model with httpstan and a C++ compiler): the extra "
+            "'bayes', `pip install -e \".[bayes]\"` in a checkout, or `pip install pystan "
+            f"'setuptools<81'` (import stan failed: {type(err).__name__}: {err}{hint})"
         ) from err
     build = stan.build
 
