@@ -216,3 +216,24 @@ def test_non_integer_rows_use_the_reference():
     rows = np.array([[0.5, 1.0], [2.0, 0.0], [0.0, 3.0]])
     pc = modl.discretization_partition_cost_2006(7, 3)
     assert modl.greedy_merge(rows, pc) == modl.greedy_merge(rows, pc, reference=True)
+
+
+def test_cached_2006_partition_costs_are_the_values_computed_alone():
+    """pc of the 2006 criterion read from the per-N table = the vector computed for its size
+    (bit for bit), and the reference formula ln N + ln C(N+I−1, I−1)."""
+    import math
+
+    from repro.preprocessing.modl import discretization_partition_cost_2006
+
+    for n in (1, 2, 7, 150, 4000):
+        for m in sorted({1, 2, min(n, 3), n // 2 + 1, n}):
+            pc = discretization_partition_cost_2006(n, m)
+            i = np.arange(m + 1, dtype=np.float64)
+            alone = np.log(n) + modl.lbinom(n + i - 1, i - 1)
+            alone[0] = np.inf
+            np.testing.assert_array_equal(pc, alone)
+            for k in range(1, m + 1):
+                exact = math.log(n) + math.lgamma(n + k) - math.lgamma(k) - math.lgamma(n + 1)
+                assert pc[k] == pytest.approx(exact, rel=1e-12, abs=1e-12)
+    # beyond N rows (not a discretization of N instances): computed directly
+    assert discretization_partition_cost_2006(3, 5).shape == (6,)

@@ -103,12 +103,13 @@ class MODLDiscretizer:
         else:
             pc = modl.discretization_partition_cost_2006(max(n, 1), values.size)
             ends = modl.optimise_intervals(rows, pc, self.algorithm, max_parts)
-            cost = modl.partition_total_cost(rows, ends, pc)
-            null = modl.partition_total_cost(rows, [values.size - 1], pc)
+            counts = modl.interval_counts(rows, ends)
+            cost = float(pc[len(ends)] + modl.part_cost(counts).sum())  # partition_total_cost
+            null = float(pc[1] + modl.part_cost(class_counts).sum())
             self.granularity_ = 0
             construction = 0.0
         ends = np.asarray(ends, dtype=np.int64)
-        self.counts_ = modl.interval_counts(rows, ends)
+        self.counts_ = counts if self.variant != "khiops" else modl.interval_counts(rows, ends)
         self.n_intervals_ = int(ends.size)
         self.cost_ = float(cost)
         self.null_cost_ = float(null)

@@ -31,6 +31,7 @@ to one group keeping the best, then moves of single values between groups).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from itertools import combinations
@@ -101,7 +102,24 @@ def log_bell(n_values: int, max_parts: int | None = None) -> np.ndarray:
 # Criteria of the papers (SPEC §3.1, §3.2)
 # ---------------------------------------------------------------------------------------------
 def discretization_partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
-    """pc[I] = ln N + lbinom(N+I−1, I−1), I = 0..n_rows (pc[0] = +inf)."""
+    """pc[I] = ln N + lbinom(N+I−1, I−1), I = 0..n_rows (pc[0] = +inf).
+
+    pc[I] depends on (N, I) only: read from one table per N up to I = N (cached; every variable
+    of a data set without missing values shares it), the values computed for ``n_rows`` alone.
+    """
+    if 0 <= n_rows <= n_instances:
+        return _partition_cost_2006_table(int(n_instances))[: n_rows + 1].copy()
+    return _partition_cost_2006(n_instances, n_rows)
+
+
+@functools.lru_cache(maxsize=16)
+def _partition_cost_2006_table(n_instances: int) -> np.ndarray:
+    table = _partition_cost_2006(n_instances, n_instances)
+    table.flags.writeable = False
+    return table
+
+
+def _partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
     i = np.arange(n_rows + 1, dtype=np.float64)
     pc = np.log(n_instances) + lbinom(n_instances + i - 1, i - 1)
     pc[0] = np.inf
