@@ -49,6 +49,12 @@ def test_column_table_reads_the_frame_and_its_own_columns():
         np.testing.assert_array_equal(table[:, k], expected[:, k])
         assert table[:, k].dtype == np.float64 and table[:, k].shape == (7,)
     np.testing.assert_array_equal(table[:, [4, 0, 5]], expected[:, [4, 0, 5]])
+    # columns asked out of order are read in the order asked, also when their positions span a
+    # run of one view ([0, 2, 1, 3]: first to last is 0..3)
+    wide = ColumnTable(frame, [S] * 6)
+    assert len(wide.runs) == 1
+    for cols in ([0, 2, 1, 3], [5, 4, 3, 2, 1, 0], [3, 5, 0], [1, 2, 3]):
+        np.testing.assert_array_equal(wide[:, cols], frame.to_numpy()[:, cols])
     np.testing.assert_array_equal(table[:, 1:4], expected[:, 1:4])
     np.testing.assert_array_equal(np.asarray(table), expected)
     with pytest.raises(IndexError, match="whole columns"):

@@ -187,7 +187,7 @@ class ColumnTable:
 
 def _as_slice(positions: np.ndarray):
     """A run of consecutive positions as a slice (a view, fast to read and write), else as is."""
-    if positions.size and positions[-1] - positions[0] == positions.size - 1:
+    if positions.size and (positions.size == 1 or (np.diff(positions) == 1).all()):
         return slice(int(positions[0]), int(positions[-1]) + 1)
     return positions
 
