@@ -101,6 +101,11 @@ BENCHMARKS = {
         "linear growth (1)",
         r"growth exponent of search_s in K: ([0-9.]+)",
     ),
+    "bench_first_run": Headline(
+        "the README's main job in a fresh clone / its second run",
+        "the second run",
+        r"fresh clone / second run: ([0-9.]+)",
+    ),
     "bench_fnb_memory": Headline(
         "fnb_khiops / fnb weight-optimisation CPU time, K = 3000",
         "fnb_khiops",
