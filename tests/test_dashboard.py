@@ -259,7 +259,7 @@ def test_a_config_without_results_fails(tmp_path, capsys):
 def test_a_results_folder_without_config_fails(tmp_path, configs):
     results = linked_results(tmp_path)
     (results / "nosuch_fig9").mkdir()
-    (results / "default").mkdir()  # the main job's folder is not an experiment's: allowed
+    (results / "default").mkdir(exist_ok=True)  # the main job's folder is not an experiment's: allowed
     with pytest.raises(DashboardError, match=r"no experiment config names: nosuch_fig9 \("):
         check_consistency(results, configs)
     (results / "nosuch_fig9").rmdir()
