@@ -28,23 +28,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_scale import children_cpu  # (benchmarks/: the script's own directory)
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_snb_scale.txt"
 N_ROWS = 4000
 GOAL_WALL_S, GOAL_RSS_GB, GOAL_FLOOR = 240.0, 4.0, 4.0
-
-
-def children_cpu() -> float:
-    import psutil
-
-    total = 0.0
-    for p in psutil.Process().children(recursive=True):
-        try:
-            t = p.cpu_times()
-            total += t.user + t.system
-        except psutil.Error:
-            pass
-    return total
 
 
 def argsort_floor(X) -> float:

@@ -80,33 +80,50 @@ def _ffwbw_pass(
     accepted moves to ``moves``. Returns (nll, n_sel, n_rec, n_moves, improved).
     """
     improved = False
-    sign = 1.0 if add else -1.0
     cost = nll + prior_cost[n_sel]
     for t in range(order.size):
         i = order[t]
         if selected[i] == add:
             continue
-        off = offsets[i]
-        s = mix_log_sum(q, codes[i], etable, off)
-        new_nll = nll - sign * ty[i] + s  # ty, etable: the direction's shifted table
-        new_sel = n_sel + 1 if add else n_sel - 1
-        new_cost = new_nll + prior_cost[new_sel]
-        if record:
-            rec_state[n_rec] = n_moves
-            rec_var[n_rec] = i
-            rec_kind[n_rec] = 1 if add else -1
-            rec_cost[n_rec] = new_cost
-            n_rec += 1
-        if new_cost < cost - tol:
-            add_column(S, codes[i], table, off, sign)
-            nll = softmax_nll(S, q, y)
-            selected[i] = add
-            n_sel = new_sel
-            cost = nll + prior_cost[n_sel]
-            moves[n_moves] = i
-            n_moves += 1
-            improved = True
+        s = mix_log_sum(q, codes[i], etable, offsets[i])
+        nll, n_sel, cost, n_rec, n_moves, moved = _read_move(
+            i, s, add, selected, codes, offsets, table, ty, y, S, q, prior_cost, n_sel, nll,
+            cost, tol, record, rec_state, rec_var, rec_kind, rec_cost, n_rec, moves, n_moves,
+        )  # fmt: skip
+        improved |= moved
     return nll, n_sel, n_rec, n_moves, improved
+
+
+@njit(cache=True)
+def _read_move(
+    i, s, add, selected, codes, offsets, table, ty, y, S, q, prior_cost, n_sel, nll, cost, tol,
+    record, rec_state, rec_var, rec_kind, rec_cost, n_rec, moves, n_moves,
+):  # fmt: skip
+    """One step of a pass: the model with candidate i toggled, whose mix log-sum is ``s``, is
+    recorded and kept if it lowers criterion (4) by more than ``tol``. Returns (nll, n_sel,
+    cost, n_rec, n_moves, kept)."""
+    sign = 1.0 if add else -1.0
+    new_nll = nll - sign * ty[i] + s  # ty, etable: the direction's shifted table
+    new_sel = n_sel + 1 if add else n_sel - 1
+    new_cost = new_nll + prior_cost[new_sel]
+    if record:
+        rec_state[n_rec] = n_moves
+        rec_var[n_rec] = i
+        rec_kind[n_rec] = 1 if add else -1
+        rec_cost[n_rec] = new_cost
+        n_rec += 1
+    if new_cost < cost - tol:
+        add_column(S, codes[i], table, offsets[i], sign)
+        nll = softmax_nll(S, q, y)
+        selected[i] = add
+        return nll, new_sel, nll + prior_cost[new_sel], n_rec, _push(moves, n_moves, i), True
+    return nll, n_sel, cost, n_rec, n_moves, False
+
+
+@njit(cache=True)
+def _push(moves, n_moves, i):
+    moves[n_moves] = i
+    return n_moves + 1
 
 
 @njit(cache=True, parallel=True)
@@ -146,7 +163,6 @@ def _ffwbw_pass_parallel(
     evaluations, same floating-point operations, same order of decisions: the pass's result,
     records and moves are those of the serial pass."""
     improved = False
-    sign = 1.0 if add else -1.0
     cost = nll + prior_cost[n_sel]
     batch = np.empty(chunk, dtype=np.int64)
     position = np.empty(chunk, dtype=np.int64)
@@ -165,24 +181,12 @@ def _ffwbw_pass_parallel(
         for c in prange(m):
             values[c] = mix_log_sum(q, codes[batch[c]], etable, offsets[batch[c]])
         for c in range(m):
-            i = batch[c]
-            new_nll = nll - sign * ty[i] + values[c]
-            new_sel = n_sel + 1 if add else n_sel - 1
-            new_cost = new_nll + prior_cost[new_sel]
-            if record:
-                rec_state[n_rec] = n_moves
-                rec_var[n_rec] = i
-                rec_kind[n_rec] = 1 if add else -1
-                rec_cost[n_rec] = new_cost
-                n_rec += 1
-            if new_cost < cost - tol:
-                add_column(S, codes[i], table, offsets[i], sign)
-                nll = softmax_nll(S, q, y)
-                selected[i] = add
-                n_sel = new_sel
-                cost = nll + prior_cost[n_sel]
-                moves[n_moves] = i
-                n_moves += 1
+            nll, n_sel, cost, n_rec, n_moves, moved = _read_move(
+                batch[c], values[c], add, selected, codes, offsets, table, ty, y, S, q,
+                prior_cost, n_sel, nll, cost, tol, record, rec_state, rec_var, rec_kind,
+                rec_cost, n_rec, moves, n_moves,
+            )  # fmt: skip
+            if moved:
                 improved = True
                 t = position[c] + 1  # the rest of the chunk: evaluated again on the new model
                 width = n_threads

@@ -146,6 +146,28 @@ def friedman_line(fr: pd.Series) -> str:
     )
 
 
+def complete_table(records, metric: str, split, methods=None) -> tuple[pd.DataFrame, list]:
+    """The data sets × methods table of ``metric`` restricted to the data sets on which every
+    method (of ``methods``, default all) has it, and the data sets left out; a ValueError
+    below 2 methods or 2 complete data sets."""
+    full = metric_table(records, metric, split)
+    if methods:
+        unknown = [m for m in methods if m not in full.columns]
+        if unknown:
+            raise ValueError(f"methods {unknown} not in records; methods: {list(full.columns)}")
+        full = full[list(methods)]
+    table = full.dropna(axis=0, how="any")
+    left_out = sorted(set(full.index) - set(table.index))
+    if table.shape[1] < 2:
+        raise ValueError(f"need at least 2 methods with {metric!r}, got {list(table.columns)}")
+    if table.shape[0] < 2:
+        raise ValueError(
+            f"need at least 2 data sets on which every method has {metric!r}; "
+            f"complete: {list(table.index)}, left out: {left_out}"
+        )
+    return table, left_out
+
+
 def run_compare(
     records: pd.DataFrame,
     metric: str,
@@ -169,21 +191,7 @@ def run_compare(
         raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
     if higher_is_better is None:
         higher_is_better = metric not in LOWER_IS_BETTER
-    full = metric_table(records, metric, split)
-    if methods:
-        unknown = [m for m in methods if m not in full.columns]
-        if unknown:
-            raise ValueError(f"methods {unknown} not in records; methods: {list(full.columns)}")
-        full = full[list(methods)]
-    table = full.dropna(axis=0, how="any")
-    left_out = sorted(set(full.index) - set(table.index))
-    if table.shape[1] < 2:
-        raise ValueError(f"need at least 2 methods with {metric!r}, got {list(table.columns)}")
-    if table.shape[0] < 2:
-        raise ValueError(
-            f"need at least 2 data sets on which every method has {metric!r}; "
-            f"complete: {list(table.index)}, left out: {left_out}"
-        )
+    table, left_out = complete_table(records, metric, split, methods)
     ranks = average_ranks(table, higher_is_better).sort_values(kind="stable")
     fr = friedman(table, higher_is_better)
     adjusted = posthoc(table, correction, higher_is_better, monotone=monotone, cap=cap)
@@ -327,21 +335,7 @@ def run_bayesian(
     """
     if higher_is_better is None:
         higher_is_better = metric not in LOWER_IS_BETTER
-    full = metric_table(records, metric, split)
-    if methods:
-        unknown = [m for m in methods if m not in full.columns]
-        if unknown:
-            raise ValueError(f"methods {unknown} not in records; methods: {list(full.columns)}")
-        full = full[list(methods)]
-    table = full.dropna(axis=0, how="any")
-    left_out = sorted(set(full.index) - set(table.index))
-    if table.shape[1] < 2:
-        raise ValueError(f"need at least 2 methods with {metric!r}, got {list(table.columns)}")
-    if table.shape[0] < 2:
-        raise ValueError(
-            f"need at least 2 data sets on which every method has {metric!r}; "
-            f"complete: {list(table.index)}, left out: {left_out}"
-        )
+    table, left_out = complete_table(records, metric, split, methods)
     reference = table.columns[0] if reference is None else reference
     if reference not in table.columns:
         raise ValueError(f"reference must be one of {list(table.columns)}, got {reference!r}")
