@@ -7,6 +7,8 @@ allocate a table-sized temporary, and ``n_jobs`` must change neither the fit nor
 identity.
 """
 
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -149,3 +151,18 @@ def test_n_jobs_is_not_part_of_a_cells_identity(tmp_path):
         one.drop(columns=["timestamp"], errors="ignore"),
         two.drop(columns=["timestamp"], errors="ignore"),
     )
+
+
+@pytest.mark.parametrize(
+    ("method", "override"),
+    [("cma", "+method.n_jobs=-1"), ("fnb_khiops", "method.n_jobs=-1")],
+)
+def test_readme_n_jobs_overrides(tmp_path, method, override):
+    """The README's ways to give a fit every core; the cell is the one-core cell (same file)."""
+    command = [sys.executable, "-m", "repro", f"method={method}", "dataset=iris", override]
+    options = ["protocol=cv5", f"results_dir={tmp_path}", "progress=false"]
+    proc = subprocess.run([*command, *options], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    (written,) = tmp_path.rglob("*.parquet")
+    name = {"cma": "snb_cma", "fnb_khiops": "fnb_khiops"}[method]
+    assert written.relative_to(tmp_path).as_posix() == f"default/iris/{name}.parquet"

@@ -1,6 +1,7 @@
 """MS(FFWBW) on several threads (issue 16): the speculative parallel pass gives the serial one's
 result, records and moves exactly (boulle2007 §3.5, Algorithm 1)."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -25,7 +26,9 @@ def selection_data(request):
 def test_parallel_passes_equal_the_serial_ones(selection_data, n_threads):
     k = selection_data.n_candidates
     serial = ms_ffwbw(ScoreEngine(selection_data), k, random_state=3, n_threads=1)
+    threads = numba.get_num_threads()
     parallel = ms_ffwbw(ScoreEngine(selection_data), k, random_state=3, n_threads=n_threads)
+    assert numba.get_num_threads() == threads  # the caller's thread count is left as it was
     # frequent moves (the first forward passes) and long runs without one are both exercised
     assert len(serial.models.moves) > 10 and serial.info["n_evaluations"] > 20 * k
     np.testing.assert_array_equal(parallel.selected, serial.selected)

@@ -418,7 +418,7 @@ def _encode_nominal(s: pd.Series, categories: np.ndarray) -> np.ndarray:
 def _encode_numeric(s: pd.Series, column: str) -> np.ndarray:
     if is_bool_dtype(s.dtype):
         values = s.astype(np.float64).to_numpy()
-    elif is_numeric_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype):
+    elif _is_numeric_column(s.dtype):
         values = s.to_numpy(dtype=np.float64, na_value=np.nan)
     else:
         raw = s.astype(object)

@@ -116,14 +116,9 @@ def _read_move(
         add_column(S, codes[i], table, offsets[i], sign)
         nll = softmax_nll(S, q, y)
         selected[i] = add
-        return nll, new_sel, nll + prior_cost[new_sel], n_rec, _push(moves, n_moves, i), True
+        moves[n_moves] = i
+        return nll, new_sel, nll + prior_cost[new_sel], n_rec, n_moves + 1, True
     return nll, n_sel, cost, n_rec, n_moves, False
-
-
-@njit(cache=True)
-def _push(moves, n_moves, i):
-    moves[n_moves] = i
-    return n_moves + 1
 
 
 @njit(cache=True, parallel=True)
@@ -492,10 +487,16 @@ def ms_ffwbw(
     dummy_f = np.empty(0)
     n_threads = min(max(1, int(n_threads)), numba.config.NUMBA_NUM_THREADS)
     if n_threads > 1:
-        numba.set_num_threads(n_threads)
-        run_pass, extra = _ffwbw_pass_parallel, (n_threads, PARALLEL_CHUNK * n_threads)
+
+        def run_pass(*args):  # on n_threads threads, the caller's thread count left as it was
+            previous = numba.get_num_threads()
+            numba.set_num_threads(n_threads)
+            try:
+                return _ffwbw_pass_parallel(*args, n_threads, PARALLEL_CHUNK * n_threads)
+            finally:
+                numba.set_num_threads(previous)
     else:
-        run_pass, extra = _ffwbw_pass, ()
+        run_pass = _ffwbw_pass
 
     def ensure_moves(extra):
         nonlocal moves
@@ -560,7 +561,6 @@ def ms_ffwbw(
                     0,
                     moves,
                     n_moves,
-                    *extra,
                 )
                 n_evaluations += n_eval
                 if record:
