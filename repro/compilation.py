@@ -19,6 +19,7 @@ packages call it before any of their modules defines a kernel.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -99,3 +100,17 @@ def use_user_cache() -> bool:
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     impl._locator_classes.insert(0, _locator_class())
     return True
+
+
+@contextlib.contextmanager
+def numba_threads(n_threads: int):
+    """Run the parallel kernels of the block on ``n_threads`` of numba's threads (at most
+    NUMBA_NUM_THREADS, at least 1), the caller's thread count restored after."""
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(max(1, int(n_threads)), numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)

@@ -12,9 +12,11 @@ Training log-likelihood columns are obtained one variable at a time (:meth:`_tra
 so that selection and weighting algorithms can update an N × J score matrix in O(N·J) per
 variable, never materialising N × K × J.
 
-Parallel preparation: an estimator with an ``n_jobs`` parameter (``fnb_khiops``) fits its
-variable models over blocks of variables in that many processes (:func:`fit_variable_models`),
-bit-identical to the serial fit; the others fit them one after another. ``fit_report_`` gives
+Parallel preparation: an estimator with an ``n_jobs`` parameter (the MODL family,
+``fnb_khiops``) fits its variable models over blocks of variables (:func:`fit_variable_models`):
+on that many threads when they are all the paper variant's MODL discretizations (one compiled
+call per block, :mod:`repro.preprocessing.modl_batch`), else in that many processes;
+bit-identical to the serial fit. The others fit them one after another. ``fit_report_`` gives
 the wall seconds of both stages (``preparation_time``, ``weighting_time``) and ``fit_cpu_`` their
 CPU seconds (``preparation`` includes the CPU of the worker processes).
 
@@ -42,6 +44,7 @@ from repro.methods.checks import (
     check_predict_input,
     estimator_tags,
 )
+from repro.preprocessing.modl_batch import batch_fittable, fit_models
 from repro.preprocessing.tables import class_log_prior, khiops_output_shrink
 from repro.preprocessing.variables import VariableModel
 
@@ -77,8 +80,8 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     row (a float32 Z, see :class:`~repro.methods.encoding.TabularEncoder`, exactly). The
     task returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
     convention: None = 1, −1 = every core) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
-    worker processes (joblib's loky backend: the MODL kernels hold the GIL, so threads would not
-    run them in parallel); otherwise blocks of ``SERIAL_BLOCK`` variables run here, one after
+    worker processes (joblib's loky backend: the Khiops variant's Python steps between its
+    kernels hold the GIL, so threads would not run them in parallel); otherwise blocks of ``SERIAL_BLOCK`` variables run here, one after
     another. A block holds at most ``BLOCK_VALUES`` values (fewer columns when N is large). Both
     paths run the same code on the same values: the results are bit-identical. Returns (the
     concatenated results, the CPU seconds spent in other processes), so that a fit can account
@@ -118,16 +121,27 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
 
 def fit_variable_models(models, Z, y, n_classes, n_jobs=1):
     """Fits ``models[k]`` on column k of ``Z`` (:func:`map_variable_blocks`); returns (fitted
-    models, CPU seconds of the worker processes)."""
+    models, CPU seconds of the worker processes).
+
+    When every model is fitted by the compiled MODL kernel of
+    :mod:`repro.preprocessing.modl_batch` (the paper variant's discretization), the blocks run
+    in this process and ``n_jobs`` is the number of its threads (no GIL, nothing pickled);
+    otherwise ``n_jobs`` processes (:func:`map_variable_blocks`).
+    """
+    models = list(models)
+    n_threads = 1
+    if n_jobs not in (None, 1) and all(batch_fittable(m, n_classes) for m in models):
+        n_threads, n_jobs = effective_n_jobs(n_jobs), 1
     return map_variable_blocks(
-        fit_variable_block, list(models), Z, np.arange(len(models)), n_jobs, y, n_classes
+        fit_variable_block, models, Z, np.arange(len(models)), n_jobs, y, n_classes, n_threads
     )
 
 
-def fit_variable_block(models, columns, y, n_classes):
-    """Task of :func:`fit_variable_models`: ``models[i]`` fitted on ``columns[i]``."""
+def fit_variable_block(models, columns, y, n_classes, n_threads=1):
+    """Task of :func:`fit_variable_models`: ``models[i]`` fitted on ``columns[i]``
+    (:func:`repro.preprocessing.modl_batch.fit_models`, on ``n_threads`` threads)."""
     start = time.process_time()
-    fitted = [model.fit(columns[i], y, n_classes) for i, model in enumerate(models)]
+    fitted = fit_models(models, columns, y, n_classes, n_threads)
     return fitted, time.process_time() - start, os.getpid()
 
 

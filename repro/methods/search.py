@@ -22,6 +22,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from repro.compilation import numba_threads
 from repro.methods.criteria import (
     multiclass_auc,
     selection_prior_cost,
@@ -489,12 +490,8 @@ def ms_ffwbw(
     if n_threads > 1:
 
         def run_pass(*args):  # on n_threads threads, the caller's thread count left as it was
-            previous = numba.get_num_threads()
-            numba.set_num_threads(n_threads)
-            try:
+            with numba_threads(n_threads):
                 return _ffwbw_pass_parallel(*args, n_threads, PARALLEL_CHUNK * n_threads)
-            finally:
-                numba.set_num_threads(previous)
     else:
         run_pass = _ffwbw_pass
 

@@ -94,23 +94,53 @@ class MODLDiscretizer:
         n = int(rows.sum())
         max_parts = int(self.max_intervals or 0)
         class_counts = rows.sum(axis=0)
-        if self.variant == "khiops":
-            a = _attribute_cost(self.n_variables)
-            ends, g, cost = modl_khiops.discretize_table(rows, a, max_parts)
-            null = modl_khiops.null_cost(class_counts)
-            self.granularity_ = int(g)
-            construction = math.log(2.0) + (a if len(ends) > 1 else 0.0)
-        else:
+        if self.variant == "paper":
             pc = modl.discretization_partition_cost_2006(max(n, 1), values.size)
             ends = modl.optimise_intervals(rows, pc, self.algorithm, max_parts)
-            counts = modl.interval_counts(rows, ends)
-            cost = float(pc[len(ends)] + modl.part_cost(counts).sum())  # partition_total_cost
-            null = float(pc[1] + modl.part_cost(class_counts).sum())
-            self.granularity_ = 0
-            construction = 0.0
-        ends = np.asarray(ends, dtype=np.int64)
-        self.counts_ = counts if self.variant != "khiops" else modl.interval_counts(rows, ends)
-        self.n_intervals_ = int(ends.size)
+            return self.set_intervals_2006(
+                modl.interval_counts(rows, ends), self._bounds(values, ends), class_counts
+            )
+        a = _attribute_cost(self.n_variables)
+        ends, g, cost = modl_khiops.discretize_table(rows, a, max_parts)
+        null = modl_khiops.null_cost(class_counts)
+        self.granularity_ = int(g)
+        construction = math.log(2.0) + (a if len(ends) > 1 else 0.0)
+        counts = modl.interval_counts(rows, np.asarray(ends, dtype=np.int64))
+        return self._set_partition(
+            counts, self._bounds(values, ends), class_counts, cost, null, construction
+        )
+
+    def set_intervals_2006(self, counts, bounds, class_counts) -> MODLDiscretizer:
+        """The fitted state of the paper variant from its intervals: ``counts`` (intervals ×
+        classes, float64), ``bounds`` (cut values), ``class_counts`` of the training values.
+
+        The end of :meth:`fit`, also called with the output of the compiled discretization of
+        whole blocks of columns (:mod:`repro.preprocessing.modl_batch`). Cost = pc[I] + Σ parts
+        (the 2006 criterion, pc of N = Σ counts), null cost = pc[1] + the one part's cost.
+        """
+        n = int(class_counts.sum())
+        pc = modl.discretization_partition_cost_2006(max(n, 1), counts.shape[0])
+        cost = float(pc[counts.shape[0]] + modl.part_cost(counts).sum())  # partition_total_cost
+        null = float(pc[1] + modl.part_cost(class_counts).sum())
+        self.granularity_ = 0
+        return self._set_partition(counts, bounds, class_counts, cost, null, 0.0)
+
+    def _bounds(self, values, ends) -> np.ndarray:
+        """Cut values between the last value of interval i and the first value of interval i+1."""
+        bounds = []
+        for e in ends[:-1]:
+            a, b = values[e], values[e + 1]
+            if not np.isfinite(a):
+                bounds.append(-np.inf)
+            elif self.variant == "khiops":
+                bounds.append(modl_khiops.human_readable_bound(a, b))
+            else:
+                bounds.append(0.5 * (a + b))
+        return np.asarray(bounds, dtype=np.float64)
+
+    def _set_partition(self, counts, bounds, class_counts, cost, null, construction):
+        self.counts_ = counts
+        self.n_intervals_ = int(counts.shape[0])
         self.cost_ = float(cost)
         self.null_cost_ = float(null)
         if self.variant == "khiops":
@@ -122,17 +152,7 @@ class MODLDiscretizer:
         self.data_cost_ = _data_cost(self.counts_)
         self.construction_cost_ = float(construction)
         self.preparation_cost_ = self.cost_ - self.construction_cost_ - self.data_cost_
-        # bounds between the last value of interval i and the first value of interval i+1
-        bounds = []
-        for e in ends[:-1]:
-            a, b = values[e], values[e + 1]
-            if not np.isfinite(a):
-                bounds.append(-np.inf)
-            elif self.variant == "khiops":
-                bounds.append(modl_khiops.human_readable_bound(a, b))
-            else:
-                bounds.append(0.5 * (a + b))
-        self.bounds_ = np.asarray(bounds, dtype=np.float64)
+        self.bounds_ = bounds
         if not self.informative_:
             self.bounds_ = np.empty(0)
             self.counts_ = class_counts[None, :]
@@ -280,9 +300,13 @@ class MODLIntervalPartition(Partition):
         self.n_variables = n_variables
 
     def fit(self, x, y, n_classes):
-        self.modl_ = MODLDiscretizer(self.variant, self.algorithm, None, self.n_variables)
-        self.modl_.fit(x, y, n_classes)
-        self.n_parts_ = self.modl_.n_intervals_
+        discretizer = MODLDiscretizer(self.variant, self.algorithm, None, self.n_variables)
+        return self.set_discretizer(discretizer.fit(x, y, n_classes))
+
+    def set_discretizer(self, discretizer: MODLDiscretizer) -> MODLIntervalPartition:
+        """The partition of a fitted ``discretizer`` (the end of :meth:`fit`)."""
+        self.modl_ = discretizer
+        self.n_parts_ = discretizer.n_intervals_
         return self
 
     def transform(self, x):

@@ -111,13 +111,29 @@ class PartitionModel(VariableModel):
     def fit(self, x, y, n_classes):
         x = np.asarray(x, dtype=np.float64)  # (a float32 column exactly)
         self.partition.fit(x, y, n_classes)
-        n_parts = self.partition.n_parts_
-        self.missing_part_ = self.missing == "part" and bool(np.isnan(x).any())
-        self.n_parts_ = n_parts + int(self.missing_part_)
-        codes = self.codes(x)
-        self.counts_ = contingency(codes, y, self.n_parts_, n_classes)
-        table = self.estimate(self.counts_, int(np.asarray(y).size))
-        self.log_table_ = np.vstack([table, np.zeros((1, n_classes))])
+        self._set_parts(bool(np.isnan(x).any()))
+        counts = contingency(self.codes(x), y, self.n_parts_, n_classes)
+        return self._set_table(counts, int(np.asarray(y).size))
+
+    def fit_partitioned(
+        self, counts: np.ndarray, n_total: int, has_missing: bool
+    ) -> PartitionModel:
+        """The end of :meth:`fit` once ``partition`` is fitted and the training codes counted:
+        ``counts`` = their contingency table (int64, ``n_parts_`` × J), ``n_total`` = N,
+        ``has_missing``: whether the training column holds missing values. (The compiled
+        discretization of blocks of columns, :mod:`repro.preprocessing.modl_batch`, counts the
+        codes itself.)"""
+        self._set_parts(has_missing)
+        return self._set_table(counts, n_total)
+
+    def _set_parts(self, has_missing: bool) -> None:
+        self.missing_part_ = self.missing == "part" and has_missing
+        self.n_parts_ = self.partition.n_parts_ + int(self.missing_part_)
+
+    def _set_table(self, counts: np.ndarray, n_total: int) -> PartitionModel:
+        self.counts_ = counts
+        table = self.estimate(counts, n_total)
+        self.log_table_ = np.vstack([table, np.zeros((1, counts.shape[1]))])
         self.informative_ = self.n_parts_ > 1
         return self
 
