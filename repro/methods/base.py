@@ -77,15 +77,16 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
 
     ``items[i]`` goes with column ``columns[i]`` of ``Z``. Each block of columns is copied into
     one contiguous (variables × N) float64 array, so that every variable is read as a contiguous
-    row (a float32 Z, see :class:`~repro.methods.encoding.TabularEncoder`, exactly). The
-    task returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
+    row (a float32 Z, see :class:`~repro.methods.encoding.TabularEncoder`, exactly). The task
+    returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
     convention: None = 1, −1 = every core) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
     worker processes (joblib's loky backend: the Khiops variant's Python steps between its
     kernels hold the GIL, so threads would not run them in parallel); otherwise blocks of
-    ``SERIAL_BLOCK`` variables run here, one after another. A block holds at most ``BLOCK_VALUES`` values (fewer columns when N is large). Both
-    paths run the same code on the same values: the results are bit-identical. Returns (the
-    concatenated results, the CPU seconds spent in other processes), so that a fit can account
-    for the CPU of its workers (the parent process only waits).
+    ``SERIAL_BLOCK`` variables run here, one after another. A block holds at most
+    ``BLOCK_VALUES`` values (fewer columns when N is large). Both paths run the same code on the
+    same values: the results are bit-identical. Returns (the concatenated results, the CPU
+    seconds spent in other processes), so that a fit can account for the CPU of its workers (the
+    parent process only waits).
     """
     columns = np.asarray(columns, dtype=np.int64)
     n_vars = columns.size
