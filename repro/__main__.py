@@ -11,9 +11,9 @@ unknown data sets and unknown keys of the chosen method's or data set's configur
 
 A sweep (``-m``) runs every cell even when some fail (each failure is recorded in an
 ``.error.json`` file beside the cell's results); it ends with a summary of the failed cells and
-their error files, and exit code 1, when any failed. The summary covers the cells of this machine
-(the basic and joblib launchers, submitit's local executor); jobs of a SLURM cluster leave their
-error files only.
+their error files, and exit code 1, when any failed. The summary covers the cells of every
+launcher, SLURM's included: the jobs report to a folder in the sweep's directory
+(:mod:`repro.sweep_status`).
 """
 
 from __future__ import annotations
@@ -32,12 +32,11 @@ from omegaconf import DictConfig, OmegaConf
 
 from repro.config import register_dataset_configs
 from repro.registry import method_params, resolve_method_id
+from repro.sweep_status import report_job_status, status_folder, sweep_summary
 
 _CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
 #: ``method.KEY=...`` / ``dataset.KEY.sub=...``: an override of an existing key (no ``+``)
 _KEY = re.compile(r"^(method|dataset)\.([^.=]+)[.=]")
-#: environment variable naming the folder where the jobs of a sweep report their status
-SWEEP_STATUS = "REPRO_SWEEP_STATUS"
 
 
 class CommandLineError(Exception):
@@ -225,41 +224,12 @@ def hydra_main(cfg: DictConfig):
             print(f"error: {exc}", file=sys.stderr)
             sys.exit(1)
         path = _record_failure(cfg, exc)
-        _report_status(error=f"{type(exc).__name__}: {exc}", error_file=str(path))
+        report_job_status(error=f"{type(exc).__name__}: {exc}", error_file=str(path))
         print(f"cell failed (recorded, sweep continues): {exc}", file=sys.stderr)
         return {"error": str(exc)}
     if multirun:
-        _report_status()
+        report_job_status()
     return result
-
-
-def _report_status(**failure) -> None:
-    """Tell the sweep's main process how this job ended (a file in ``$REPRO_SWEEP_STATUS``)."""
-    from pathlib import Path
-
-    folder = os.environ.get(SWEEP_STATUS)
-    if not folder:
-        return
-    job = HydraConfig.get().job
-    payload = {"job": job.num, "overrides": list(HydraConfig.get().overrides.task), **failure}
-    try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        (Path(folder) / f"{job.num}.json").write_text(json.dumps(payload))
-    except OSError:  # another machine's folder: the error files remain
-        pass
-
-
-def sweep_summary(folder) -> tuple[int, list[dict]]:
-    """(jobs reported, the failed ones) of a sweep's status folder."""
-    from pathlib import Path
-
-    reports = []
-    for path in sorted(Path(folder).glob("*.json")):
-        try:
-            reports.append(json.loads(path.read_text()))
-        except (OSError, ValueError):
-            continue
-    return len(reports), [r for r in reports if "error" in r]
 
 
 def _failure_path(cfg: DictConfig):
@@ -297,9 +267,6 @@ def apply_data_path(args: list[str]) -> None:
 
 
 def main() -> None:
-    import shutil
-    import tempfile
-
     apply_data_path(sys.argv[1:])
     try:
         sys.argv[1:] = resolve_overrides(sys.argv[1:])
@@ -307,13 +274,9 @@ def main() -> None:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
-    status = tempfile.mkdtemp(prefix="repro-sweep-")
-    os.environ[SWEEP_STATUS] = status  # this sweep's own folder (also for launcher workers)
-    try:
+    with status_folder() as folder:  # this sweep's own (also for the launcher's workers)
         hydra_main()
-        total, failed = sweep_summary(status)
-    finally:
-        shutil.rmtree(status, ignore_errors=True)
+        total, failed = sweep_summary(folder())
     if failed:
         print(f"\n{len(failed)} of {total} cells failed:", file=sys.stderr)
         for report in failed:

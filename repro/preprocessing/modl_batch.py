@@ -55,15 +55,19 @@ def fit_models(models, columns: np.ndarray, y: np.ndarray, n_classes: int, n_thr
     if batch:
         n = y.size
         block = columns if len(batch) == len(models) else columns[batch]
-        with numba_threads(n_threads):
-            n_parts, bounds, counts, tables = modl_kernels.discretize_2006_block(
-                np.ascontiguousarray(block, dtype=np.float64),
-                y,
-                n_classes,
-                modl.discretization_partition_cost_2006(max(n, 1), n),
-                modl_kernels.lf_tables(n + n_classes + 2),
-                CAPACITY,
-            )
+        args = (
+            np.ascontiguousarray(block, dtype=np.float64),
+            y,
+            n_classes,
+            modl.discretization_partition_cost_2006(max(n, 1), n),
+            modl_kernels.lf_tables(n + n_classes + 2),
+            CAPACITY,
+        )
+        if n_threads > 1:
+            with numba_threads(n_threads):
+                n_parts, bounds, counts, tables = modl_kernels.discretize_2006_block(*args)
+        else:
+            n_parts, bounds, counts, tables = modl_kernels.discretize_2006_block_serial(*args)
         class_counts = np.bincount(y, minlength=n_classes)
         for b, i in enumerate(batch):
             k = int(n_parts[b])

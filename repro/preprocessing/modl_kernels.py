@@ -712,18 +712,36 @@ def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table
     return n_parts
 
 
+@njit(cache=True, nogil=True)
+def _block_outputs(n_vars, capacity, n_classes):
+    """The output arrays of the block kernels (I per variable, bounds, counts, tables)."""
+    n_parts = np.empty(n_vars, dtype=np.int64)
+    bounds = np.zeros((n_vars, capacity))
+    counts = np.zeros((n_vars, capacity, n_classes), dtype=np.int64)
+    table = np.zeros((n_vars, capacity, n_classes), dtype=np.int64)
+    return n_parts, bounds, counts, table
+
+
 @njit(cache=True, parallel=True)
 def discretize_2006_block(columns, y, n_classes, pc_table, lft, capacity):
     """:func:`discretize_2006_column` of every row of ``columns`` (variables × N), in parallel
     over the variables (numba's threads; each variable is computed alone, so the result does
     not depend on their number). Returns (I or −1 per variable, bounds (variables × capacity),
     interval counts and contingency tables (variables × capacity × J))."""
-    n_vars = columns.shape[0]
-    n_parts = np.empty(n_vars, dtype=np.int64)
-    bounds = np.zeros((n_vars, capacity))
-    counts = np.zeros((n_vars, capacity, n_classes), dtype=np.int64)
-    table = np.zeros((n_vars, capacity, n_classes), dtype=np.int64)
-    for c in prange(n_vars):
+    n_parts, bounds, counts, table = _block_outputs(columns.shape[0], capacity, n_classes)
+    for c in prange(columns.shape[0]):
+        n_parts[c] = discretize_2006_column(
+            columns[c], y, n_classes, pc_table, lft, bounds[c], counts[c], table[c]
+        )
+    return n_parts, bounds, counts, table
+
+
+@njit(cache=True, nogil=True)
+def discretize_2006_block_serial(columns, y, n_classes, pc_table, lft, capacity):
+    """:func:`discretize_2006_block` on the calling thread alone (no parallel launch: safe from
+    concurrent Python threads whatever numba's threading layer)."""
+    n_parts, bounds, counts, table = _block_outputs(columns.shape[0], capacity, n_classes)
+    for c in range(columns.shape[0]):
         n_parts[c] = discretize_2006_column(
             columns[c], y, n_classes, pc_table, lft, bounds[c], counts[c], table[c]
         )

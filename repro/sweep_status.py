@@ -1,0 +1,99 @@
+"""How the jobs of a sweep (``python -m repro -m``) tell its main process how they ended.
+
+Each job writes ``<job number>.json`` (its overrides, and its error and error file when it
+failed) into the folder named by ``$REPRO_SWEEP_STATUS``; the main process reads the folder
+when the launcher returns (:func:`sweep_summary`) and prints the failed cells.
+
+Where the folder is: the main process first makes one in the system's temporary directory
+(:func:`status_folder`), then, when the multirun starts, the Hydra callback
+:class:`SweepStatusFolder` moves it into the sweep's own directory
+(``${results_dir}/${experiment_name}/.multirun/.status-<random>``), before any job is launched,
+so that the jobs inherit that path. The sweep directory is where submitit keeps the jobs it
+sends to a SLURM cluster, so it is on a file system that the cluster's nodes share: their
+statuses reach the summary as those of this machine's launchers (basic, joblib, submitit_local)
+do. Both folders are removed when the sweep ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+import uuid
+from pathlib import Path
+
+from hydra.core.hydra_config import HydraConfig
+from hydra.experimental.callback import Callback
+
+#: environment variable naming the folder where the jobs of a sweep report their status
+SWEEP_STATUS = "REPRO_SWEEP_STATUS"
+
+
+def report_job_status(**failure) -> None:
+    """Tell the sweep's main process how this job ended (a file in ``$REPRO_SWEEP_STATUS``)."""
+    folder = os.environ.get(SWEEP_STATUS)
+    if not folder:
+        return
+    job = HydraConfig.get().job
+    payload = {"job": job.num, "overrides": list(HydraConfig.get().overrides.task), **failure}
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / f"{job.num}.json").write_text(json.dumps(payload))
+    except OSError:  # a folder this machine cannot write: the error files remain
+        pass
+
+
+def sweep_summary(folder) -> tuple[int, list[dict]]:
+    """(jobs reported, the failed ones) of a sweep's status folder."""
+    reports = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            reports.append(json.loads(path.read_text()))
+        except (OSError, ValueError):
+            continue
+    return len(reports), [r for r in reports if "error" in r]
+
+
+class SweepStatusFolder(Callback):
+    """Hydra callback (``hydra.callbacks.sweep_status`` in ``conf/config.yaml``): at the start
+    of a multirun, the status folder becomes ``<sweep dir>/.status-<random>`` (absolute), unless
+    that directory cannot be written (the temporary folder stays)."""
+
+    def on_multirun_start(self, config, **kwargs) -> None:
+        if not os.environ.get(SWEEP_STATUS):
+            return  # not started by ``python -m repro``: nobody reads a summary
+        folder = Path(config.hydra.sweep.dir).resolve() / f".status-{uuid.uuid4().hex[:12]}"
+        try:
+            folder.mkdir(parents=True)
+        except OSError:
+            return
+        os.environ[SWEEP_STATUS] = str(folder)
+
+
+@contextlib.contextmanager
+def status_folder():
+    """The sweep's status folder for ``python -m repro``: sets ``$REPRO_SWEEP_STATUS`` to a new
+    temporary folder, yields a function that returns the folder in force (the callback may have
+    moved it), removes every folder it was and restores the variable."""
+    folders = [tempfile.mkdtemp(prefix="repro-sweep-")]
+    previous = os.environ.get(SWEEP_STATUS)
+    os.environ[SWEEP_STATUS] = folders[0]
+
+    def current() -> str:
+        folder = os.environ.get(SWEEP_STATUS, folders[0])
+        if folder not in folders:
+            folders.append(folder)
+        return folder
+
+    try:
+        yield current
+    finally:
+        current()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        if previous is None:
+            os.environ.pop(SWEEP_STATUS, None)
+        else:
+            os.environ[SWEEP_STATUS] = previous
