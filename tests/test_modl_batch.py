@@ -19,7 +19,7 @@ from repro.preprocessing import modl_batch
 from repro.preprocessing.discretizers import MODLIntervalPartition
 from repro.preprocessing.modl_kernels import sorted_order
 from repro.preprocessing.tables import m_estimate
-from repro.preprocessing.variables import PartitionModel
+from repro.preprocessing.variables import PartitionModel, laplace_category_model
 
 DISCRETIZER_ATTRIBUTES = (
     "bounds_",
@@ -38,8 +38,8 @@ _ODD = np.nextafter(1.0, 2.0)  # 1 + 2^-52: odd last bit
 MODEL_ATTRIBUTES = ("n_parts_", "missing_part_", "counts_", "log_table_", "informative_")
 
 
-def _paper_model(n_variables=10, algorithm="optimized_greedy", missing="ignore"):
-    partition = MODLIntervalPartition("paper", algorithm, n_variables)
+def _model(variant="paper", n_variables=10, algorithm="optimized_greedy", missing="ignore"):
+    partition = MODLIntervalPartition(variant, algorithm, n_variables)
     return PartitionModel(partition, m_estimate("parts"), missing=missing)
 
 
@@ -82,60 +82,74 @@ def _edge_columns(rng, n=400):
 
 
 def _fit_both(columns, y, n_classes, n_threads=1, **model_args):
-    models = [_paper_model(**model_args) for _ in range(columns.shape[0])]
+    """(models fitted by modl_batch.fit_models, the same fitted one by one by ``fit``)."""
+    models = [_model(**model_args) for _ in range(columns.shape[0])]
     single = [copy.deepcopy(m).fit(columns[i], y, n_classes) for i, m in enumerate(models)]
     batch = modl_batch.fit_models(models, columns, y, n_classes, n_threads)
     return batch, single
 
 
+@pytest.mark.parametrize("variant", ["paper", "khiops"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_batch_models_identical_to_one_by_one_fits(seed):
+def test_batch_models_identical_to_one_by_one_fits(seed, variant):
     columns, y = _edge_columns(np.random.default_rng(seed))
-    batch, single = _fit_both(columns, y, 3)
+    batch, single = _fit_both(columns, y, 3, variant=variant)
     _assert_identical(batch, single)
     informative = [m.partition.modl_.informative_ for m in batch]
     assert informative[0] and not informative[4] and not informative[8]
 
 
-def test_batch_identical_on_two_threads_and_on_waveform():
+@pytest.mark.parametrize("variant", ["paper", "khiops"])
+def test_batch_identical_on_two_threads_and_on_waveform(variant):
     ds = load_dataset("waveform")
     y = np.unique(np.asarray(ds.y)[:1500], return_inverse=True)[1]
     columns = np.ascontiguousarray(np.asarray(ds.X, dtype=np.float64)[:1500].T)
-    batch, single = _fit_both(columns, y, 3, n_threads=2)
+    batch, single = _fit_both(columns, y, 3, n_threads=2, variant=variant)
     _assert_identical(batch, single)
     assert sum(m.partition.modl_.informative_ for m in batch) >= 15  # x1..x21: 19 informative
+    if variant == "khiops":
+        assert {m.partition.modl_.granularity_ for m in batch} - {0} != set()
 
 
-def test_more_intervals_than_the_kernel_keeps_room_for():
+@pytest.mark.parametrize("variant", ["paper", "khiops"])
+def test_more_intervals_than_the_kernel_keeps_room_for(variant):
     """x determines y in 150 runs of 20: MODL keeps 150 intervals > CAPACITY, fitted again by
     ``fit`` with the same result."""
     n_runs, run = 150, 20
     x = np.arange(n_runs * run, dtype=np.float64)
     y = np.repeat(np.arange(n_runs) % 2, run)
-    batch, single = _fit_both(x[None, :], y, 2)
+    batch, single = _fit_both(x[None, :], y, 2, variant=variant)
     _assert_identical(batch, single)
     assert batch[0].partition.modl_.n_intervals_ == n_runs > modl_batch.CAPACITY
 
 
 def test_which_models_the_kernel_fits():
-    assert modl_batch.batch_fittable(_paper_model(), 3)
-    assert not modl_batch.batch_fittable(_paper_model(algorithm="optimal"), 3)
-    assert not modl_batch.batch_fittable(_paper_model(missing="part"), 3)
-    assert not modl_batch.batch_fittable(_paper_model(), 200)  # > MAX_CLASSES
-    khiops = PartitionModel(MODLIntervalPartition("khiops", n_variables=3), m_estimate("parts"))
-    assert not modl_batch.batch_fittable(khiops, 3)
+    assert modl_batch.batch_fittable(_model(), 3)
+    assert modl_batch.batch_fittable(_model("khiops"), 3)
+    assert modl_batch.batch_fittable(_model("khiops", algorithm="optimal"), 3)  # (not used)
+    assert not modl_batch.batch_fittable(_model(algorithm="optimal"), 3)
+    assert not modl_batch.batch_fittable(_model(algorithm="greedy"), 3)
+    assert not modl_batch.batch_fittable(_model(missing="part"), 3)
+    assert not modl_batch.batch_fittable(_model("khiops", missing="part"), 3)
+    assert not modl_batch.batch_fittable(_model(), 200)  # > MAX_CLASSES
+    assert not modl_batch.batch_fittable(laplace_category_model(4), 3)
 
 
 def test_mixed_models_keep_their_order():
-    """Nominal and Khiops-variant models among paper-variant ones are fitted by ``fit``."""
+    """Both variants (two kernel calls; two values of K for the Khiops one) and a model no
+    kernel fits, in one block: each model fitted as by its own ``fit``, in its place."""
     rng = np.random.default_rng(5)
     columns, y = _edge_columns(rng)
-    models = [_paper_model() for _ in range(columns.shape[0])]
-    models[1] = PartitionModel(MODLIntervalPartition("khiops", n_variables=3), m_estimate("parts"))
+    models = [_model() for _ in range(columns.shape[0])]
+    models[1], models[3], models[5] = _model("khiops", 3), _model("khiops", 30), _model("khiops")
+    models[2] = _model(algorithm="optimal")
+    other = laplace_category_model(2)
     single = [copy.deepcopy(m).fit(columns[i], y, 3) for i, m in enumerate(models)]
-    batch = modl_batch.fit_models(models, columns, y, 3)
-    assert batch[1].partition.variant == "khiops"
-    _assert_identical(batch, single)
+    single_other = copy.deepcopy(other).fit(columns[5], y, 3)
+    batch = modl_batch.fit_models([*models, other], np.vstack([columns, columns[5]]), y, 3)
+    assert [m.partition.variant for m in batch[:6]] == ["paper", "khiops"] * 3
+    _assert_identical(batch[:-1], single)
+    assert np.array_equal(batch[-1].log_table_, single_other.log_table_)
 
 
 def test_sorted_order_is_numpys_stable_argsort():
@@ -154,7 +168,7 @@ def test_sorted_order_is_numpys_stable_argsort():
     assert order.tolist() == [3, 1, 0, 2]
 
 
-@pytest.mark.parametrize("method", ["nb", "snb_cma"])
+@pytest.mark.parametrize("method", ["nb", "snb_cma", "fnb_khiops"])
 def test_estimators_identical_with_and_without_the_kernel(method, monkeypatch):
     """The MODL estimators give the same models through the compiled block path (1 and 2
     threads) as through the one-by-one fits."""
@@ -166,7 +180,8 @@ def test_estimators_identical_with_and_without_the_kernel(method, monkeypatch):
         assert np.array_equal(got.predict_proba(ds.X), reference.predict_proba(ds.X))
     monkeypatch.setattr(modl_batch, "batch_fittable", lambda model, n_classes: False)
     one_by_one = make_method(method).fit(ds.X, ds.y)
-    assert np.array_equal(one_by_one.levels_, reference.levels_)
+    levels = [m.partition.modl_.level_ for m in one_by_one.variables_]
+    assert levels == [m.partition.modl_.level_ for m in reference.variables_]
     assert np.array_equal(one_by_one.weights_, reference.weights_)
     assert np.array_equal(one_by_one.predict_proba(ds.X), reference.predict_proba(ds.X))
 

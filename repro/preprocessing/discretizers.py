@@ -42,7 +42,8 @@ def _data_cost(counts) -> float:
     return float((modl.lf(counts.sum(axis=1)) - modl.lf(counts).sum(axis=1)).sum())
 
 
-def _attribute_cost(n_variables) -> float:
+def attribute_cost(n_variables) -> float:
+    """Khiops' attribute cost A = ln K of a data set of K variables (0 when K is unknown)."""
     return math.log(n_variables) if n_variables else 0.0
 
 
@@ -100,15 +101,31 @@ class MODLDiscretizer:
             return self.set_intervals_2006(
                 modl.interval_counts(rows, ends), self._bounds(values, ends), class_counts
             )
-        a = _attribute_cost(self.n_variables)
+        a = attribute_cost(self.n_variables)
         ends, g, cost = modl_khiops.discretize_table(rows, a, max_parts)
-        null = modl_khiops.null_cost(class_counts)
-        self.granularity_ = int(g)
-        construction = math.log(2.0) + (a if len(ends) > 1 else 0.0)
         counts = modl.interval_counts(rows, np.asarray(ends, dtype=np.int64))
-        return self._set_partition(
-            counts, self._bounds(values, ends), class_counts, cost, null, construction
+        return self._set_khiops(counts, self._bounds(values, ends), class_counts, g, cost)
+
+    def set_intervals_khiops(self, counts, lows, highs, class_counts, granularity):
+        """The fitted state of the Khiops variant from its intervals (the output of the
+        compiled discretization of blocks of columns, :mod:`repro.preprocessing.modl_batch`):
+        ``counts`` (intervals × classes, float64), for each bound the last value below it and
+        the first above (``lows``, ``highs``: Khiops' human-readable bound is placed between),
+        ``class_counts``, the granularity g. Cost = pc[I] of (g, N, A = ln K) + Σ parts."""
+        n_parts = counts.shape[0]
+        pc = modl_khiops.discretization_partition_costs(
+            n_parts, granularity, int(class_counts.sum()), attribute_cost(self.n_variables)
         )
+        cost = float(pc[n_parts] + modl.part_cost(counts).sum())
+        bounds = self._bounds_between(lows, highs)
+        return self._set_khiops(counts, bounds, class_counts, granularity, cost)
+
+    def _set_khiops(self, counts, bounds, class_counts, granularity, cost):
+        a = attribute_cost(self.n_variables)
+        self.granularity_ = int(granularity)
+        construction = math.log(2.0) + (a if counts.shape[0] > 1 else 0.0)
+        null = modl_khiops.null_cost(class_counts)
+        return self._set_partition(counts, bounds, class_counts, cost, null, construction)
 
     def set_intervals_2006(self, counts, bounds, class_counts) -> MODLDiscretizer:
         """The fitted state of the paper variant from its intervals: ``counts`` (intervals ×
@@ -127,9 +144,14 @@ class MODLDiscretizer:
 
     def _bounds(self, values, ends) -> np.ndarray:
         """Cut values between the last value of interval i and the first value of interval i+1."""
+        ends = np.asarray(ends, dtype=np.int64)[:-1]
+        return self._bounds_between(values[ends], values[ends + 1])
+
+    def _bounds_between(self, lows, highs) -> np.ndarray:
+        """The cut value between each ``lows[i]`` < ``highs[i]`` (−inf above the missing values):
+        their mean (paper), Khiops' human-readable value between them (khiops)."""
         bounds = []
-        for e in ends[:-1]:
-            a, b = values[e], values[e + 1]
+        for a, b in zip(lows.tolist(), highs.tolist()):
             if not np.isfinite(a):
                 bounds.append(-np.inf)
             elif self.variant == "khiops":
@@ -214,7 +236,7 @@ class MODLGrouper:
         int(counts.sum())
         class_counts = counts.sum(axis=0)
         if self.variant == "khiops":
-            a = _attribute_cost(self.n_variables)
+            a = attribute_cost(self.n_variables)
             value_labels, g, cost, catch = modl_khiops_grouping.group_values(counts, a)
             null = modl_khiops.null_cost(class_counts)
             self.granularity_ = int(g)
@@ -237,7 +259,7 @@ class MODLGrouper:
         self.counts_ = np.zeros((n_groups, n_classes))
         np.add.at(self.counts_, value_labels, counts)
         self.data_cost_ = _data_cost(self.counts_)
-        a = _attribute_cost(self.n_variables) if self.variant == "khiops" else 0.0
+        a = attribute_cost(self.n_variables) if self.variant == "khiops" else 0.0
         self.construction_cost_ = math.log(2.0) + (a if self.informative_ else 0.0)
         self.preparation_cost_ = self.cost_ - self.construction_cost_ - self.data_cost_
         self.groups_ = [

@@ -1,15 +1,17 @@
-"""MODL preparation of a block of numeric variables as one compiled call on threads (SPEC §3.1).
+"""MODL preparation of a block of numeric variables as one compiled call on threads (SPEC §3.1,
+§3.3).
 
-A variable of the MODL naive Bayes family (``nb``, ``snb_*``: the paper variant, boulle2007 §2.1,
-with the optimised greedy of Boullé 2006) is, step by step, a sort of its column, the class
-counts of its distinct values, the greedy merge and post-optimisation of
-:mod:`repro.preprocessing.modl`, its bounds, and the contingency table of its training values.
-:func:`~repro.preprocessing.modl_kernels.discretize_2006_column` does all of it with no Python in
-between, and :func:`~repro.preprocessing.modl_kernels.discretize_2006_block` runs it over a block
-of variables on numba's threads (no GIL). :func:`fit_models` finishes each
-:class:`~repro.preprocessing.variables.PartitionModel` from that output with the same numpy
-expressions as its ``fit`` (costs, level, m-estimate), so that the models are bit-identical to
-those fitted one by one (tested), and fits any other model one by one.
+A numeric variable of the MODL family is, step by step, a sort of its column, the class counts of
+its distinct values, the optimised greedy of :mod:`repro.preprocessing.modl` (for the Khiops
+variant, over the granularities of Khiops' partiles, :mod:`repro.preprocessing.modl_khiops`),
+its bounds, and the contingency table of its training values. The kernels
+:func:`~repro.preprocessing.modl_kernels.discretize_2006_column` (paper variant, boulle2007 §2.1,
+Boullé 2006) and :func:`~repro.preprocessing.modl_kernels.discretize_khiops_column` (Khiops ≥ 10)
+do all of it with no Python in between, over a block of variables on numba's threads (no GIL).
+:func:`fit_models` finishes each :class:`~repro.preprocessing.variables.PartitionModel` from their
+output with the same numpy expressions as its ``fit`` (costs, level, Khiops' human-readable
+bounds, the probability estimate), so that the models are bit-identical to those fitted one by
+one (tested), and fits any other model (nominal variables, other algorithms) one by one.
 """
 
 from __future__ import annotations
@@ -17,25 +19,32 @@ from __future__ import annotations
 import numpy as np
 
 from repro.compilation import numba_threads
-from repro.preprocessing import modl, modl_kernels
-from repro.preprocessing.discretizers import MODLDiscretizer, MODLIntervalPartition
+from repro.preprocessing import modl, modl_khiops, modl_kernels
+from repro.preprocessing.discretizers import (
+    MODLDiscretizer,
+    MODLIntervalPartition,
+    attribute_cost,
+)
 from repro.preprocessing.variables import PartitionModel
 
-#: intervals per variable the block kernel keeps room for; a variable with more (rare: the
+#: intervals per variable the block kernels keep room for; a variable with more (rare: the
 #: greedy keeps few intervals) is fitted again by ``fit``, which gives the same model
 CAPACITY = 128
 
 
 def batch_fittable(model, n_classes: int) -> bool:
-    """Whether :func:`fit_models` fits ``model`` by the compiled block kernel: a discrete model
-    over the paper variant's MODL discretization (optimised greedy, no bound on the number of
-    intervals) that ignores missing values, with at most ``MAX_CLASSES`` classes."""
+    """Whether :func:`fit_models` fits ``model`` by a compiled block kernel: a discrete model
+    over a MODL discretization (Khiops variant, or paper variant with the optimised greedy; no
+    bound on the number of intervals) that ignores missing values, with at most
+    ``MAX_CLASSES`` classes."""
     partition = getattr(model, "partition", None)
     return (
         isinstance(model, PartitionModel)
         and type(partition) is MODLIntervalPartition
-        and partition.variant == "paper"
-        and partition.algorithm == "optimized_greedy"
+        and (
+            partition.variant == "khiops"
+            or (partition.variant == "paper" and partition.algorithm == "optimized_greedy")
+        )
         and model.missing == "ignore"
         and 1 <= n_classes <= modl_kernels.MAX_CLASSES
     )
@@ -44,49 +53,113 @@ def batch_fittable(model, n_classes: int) -> bool:
 def fit_models(models, columns: np.ndarray, y: np.ndarray, n_classes: int, n_threads: int = 1):
     """``models[i]`` fitted on ``columns[i]`` (float64, variables × N), class indices ``y``.
 
-    The models of :func:`batch_fittable` are fitted together by the compiled kernel on
-    ``n_threads`` threads; the others, and a variable with more than :data:`CAPACITY`
-    intervals, by their own ``fit``. Returns the list of fitted models.
+    The models of :func:`batch_fittable` are fitted together by the compiled kernels on
+    ``n_threads`` threads (one call per variant and number of variables K); the others, and a
+    variable outside a kernel's scope (more than :data:`CAPACITY` intervals, a single value),
+    by their own ``fit``. Returns the list of fitted models.
     """
     y = np.ascontiguousarray(y, dtype=np.int64)
-    batch = [i for i, model in enumerate(models) if batch_fittable(model, n_classes)]
-    in_batch = np.zeros(len(models), dtype=bool)
-    in_batch[batch] = True
-    if batch:
-        n = y.size
+    groups: dict[tuple, list[int]] = {}
+    for i, model in enumerate(models):
+        if batch_fittable(model, n_classes):
+            key = (model.partition.variant, model.partition.n_variables)
+            groups.setdefault(key, []).append(i)
+    done = np.zeros(len(models), dtype=bool)
+    for (variant, _), batch in groups.items():
         block = columns if len(batch) == len(models) else columns[batch]
-        args = (
-            np.ascontiguousarray(block, dtype=np.float64),
-            y,
-            n_classes,
-            modl.discretization_partition_cost_2006(max(n, 1), n),
-            modl_kernels.lf_tables(n + n_classes + 2),
-            CAPACITY,
-        )
-        if n_threads > 1:
-            with numba_threads(n_threads):
-                n_parts, bounds, counts, tables = modl_kernels.discretize_2006_block(*args)
-        else:
-            n_parts, bounds, counts, tables = modl_kernels.discretize_2006_block_serial(*args)
-        class_counts = np.bincount(y, minlength=n_classes)
-        for b, i in enumerate(batch):
-            k = int(n_parts[b])
-            if k < 0:
-                in_batch[i] = False
-                continue
-            partition = models[i].partition
+        block = np.ascontiguousarray(block, dtype=np.float64)
+        fit = _fit_paper if variant == "paper" else _fit_khiops
+        for i, ok in zip(batch, fit([models[i] for i in batch], block, y, n_classes, n_threads)):
+            done[i] = ok
+    return [
+        model if done[i] else model.fit(columns[i], y, n_classes)
+        for i, model in enumerate(models)
+    ]
+
+
+def _run(parallel, serial, n_threads, *args):
+    """A block kernel on ``n_threads`` threads, or its serial twin on this thread."""
+    if n_threads > 1:
+        with numba_threads(n_threads):
+            return parallel(*args)
+    return serial(*args)
+
+
+def _finish(model, discretizer, table, class_counts, n) -> None:
+    """The model's partition and probability table from its fitted ``discretizer``; ``table``:
+    the training values per part and class (all in the one part when uninformative)."""
+    model.partition.set_discretizer(discretizer)
+    table = table if discretizer.informative_ else class_counts[None, :]
+    model.fit_partitioned(table.copy(), n, has_missing=False)  # (missing values "ignore"d)
+
+
+def _fit_paper(models, block, y, n_classes, n_threads) -> list[bool]:
+    n = y.size
+    n_parts, bounds, counts, tables = _run(
+        modl_kernels.discretize_2006_block,
+        modl_kernels.discretize_2006_block_serial,
+        n_threads,
+        block,
+        y,
+        n_classes,
+        modl.discretization_partition_cost_2006(max(n, 1), n),
+        modl_kernels.lf_tables(n + n_classes + 2),
+        CAPACITY,
+    )
+    class_counts = np.bincount(y, minlength=n_classes)
+    fitted = []
+    for b, model in enumerate(models):
+        k = int(n_parts[b])
+        if k > 0:
+            partition = model.partition
             discretizer = MODLDiscretizer("paper", partition.algorithm, None, partition.n_variables)
             discretizer.set_intervals_2006(
                 counts[b, :k].astype(np.float64),
                 bounds[b, : k - 1].copy(),
                 class_counts.astype(np.float64),
             )
-            partition.set_discretizer(discretizer)
-            # training codes per class: the kernel's table, or all in the one part when the
-            # discretization is uninformative (its bounds are then dropped)
-            table = tables[b, :k] if discretizer.informative_ else class_counts[None, :]
-            models[i].fit_partitioned(table.copy(), n, has_missing=False)  # (missing "ignore")
-    return [
-        model if in_batch[i] else model.fit(columns[i], y, n_classes)
-        for i, model in enumerate(models)
-    ]
+            _finish(model, discretizer, tables[b, :k], class_counts, n)
+        fitted.append(k > 0)
+    return fitted
+
+
+def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
+    """The Khiops variant: values read as Khiops does (10 significant digits), partition costs
+    of every granularity (one table per (g, N, A)); the training values of an interval are its
+    counts, since Khiops' bound lies in [last value below, first value above)."""
+    n = y.size
+    n_variables = models[0].partition.n_variables
+    g_max = modl_khiops.max_granularity(n)
+    a = attribute_cost(n_variables)
+    pcs = np.vstack(
+        [modl_khiops.discretization_partition_costs(n, g, n, a) for g in range(g_max + 1)]
+    )
+    n_parts, granularity, lows, highs, counts = _run(
+        modl_kernels.discretize_khiops_block,
+        modl_kernels.discretize_khiops_block_serial,
+        n_threads,
+        modl_khiops.to_continuous(block),
+        y,
+        n_classes,
+        pcs,
+        g_max,
+        modl_kernels.lf_tables(n + n_classes + 2),
+        CAPACITY,
+    )
+    class_counts = np.bincount(y, minlength=n_classes)
+    fitted = []
+    for b, model in enumerate(models):
+        k = int(n_parts[b])
+        if k > 0:
+            partition = model.partition
+            discretizer = MODLDiscretizer("khiops", partition.algorithm, None, n_variables)
+            discretizer.set_intervals_khiops(
+                counts[b, :k].astype(np.float64),
+                lows[b, : k - 1],
+                highs[b, : k - 1],
+                class_counts.astype(np.float64),
+                int(granularity[b]),
+            )
+            _finish(model, discretizer, counts[b, :k], class_counts, n)
+        fitted.append(k > 0)
+    return fitted

@@ -647,19 +647,8 @@ def sorted_order(key):
 
 
 @njit(cache=True, nogil=True)
-def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table):
-    """MODL 2006 discretization of one column, as ``MODLDiscretizer(variant="paper").fit`` with
-    the optimised greedy, then the contingency table of the training values over its bounds.
-
-    Steps of the Python path with no Python between them: sort (missing values, NaN, as −inf:
-    a value of their own that sorts first; :func:`sorted_order`), class counts of each distinct
-    value, greedy merge and post-optimisation (:func:`greedy_merge_kernel`,
-    :func:`post_optimise_kernel`) with the partition costs ``pc_table[:m+1]`` (m distinct
-    values; ``pc_table`` = pc[I] of N up to N), interval counts, bounds ``(v_e + v_{e+1})/2``
-    (−inf after the missing values) and ``searchsorted(bounds, x, "left")`` of every value
-    (NaN → 0) counted per class. Writes ``counts`` and ``table`` (zeroed; I × J) and ``bounds``
-    (I − 1) and returns I, or −1 without writing when I exceeds their capacity.
-    """
+def _sorted_value_rows(x, n_classes, y):
+    """(distinct values of x in ascending order, NaN as −inf; their class counts (values × J))."""
     n = x.size
     key = np.empty(n)
     for i in range(n):
@@ -679,6 +668,26 @@ def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table
             r += 1
             values[r] = k
         rows[r, y[order[i]]] += 1
+    return values, rows
+
+
+@njit(cache=True, nogil=True)
+def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table):
+    """MODL 2006 discretization of one column, as ``MODLDiscretizer(variant="paper").fit`` with
+    the optimised greedy, then the contingency table of the training values over its bounds.
+
+    Steps of the Python path with no Python between them: sort (missing values, NaN, as −inf:
+    a value of their own that sorts first; :func:`sorted_order`), class counts of each distinct
+    value, greedy merge and post-optimisation (:func:`greedy_merge_kernel`,
+    :func:`post_optimise_kernel`) with the partition costs ``pc_table[:m+1]`` (m distinct
+    values; ``pc_table`` = pc[I] of N up to N), interval counts, bounds ``(v_e + v_{e+1})/2``
+    (−inf after the missing values) and ``searchsorted(bounds, x, "left")`` of every value
+    (NaN → 0) counted per class. Writes ``counts`` and ``table`` (zeroed; I × J) and ``bounds``
+    (I − 1) and returns I, or −1 without writing when I exceeds their capacity.
+    """
+    n = x.size
+    values, rows = _sorted_value_rows(x, n_classes, y)
+    m = values.size
     pc = pc_table[: m + 1]
     if m <= 1:
         ends = np.zeros(1, dtype=np.int64)
@@ -710,6 +719,111 @@ def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table
                     hi = mid
         table[lo, y[i]] += 1
     return n_parts
+
+
+@njit(cache=True, nogil=True)
+def _partiles(freqs, n_instances, n_partiles):
+    """modl_khiops' partiles of the rows: every row when there are at least N partiles."""
+    if n_partiles >= n_instances:
+        return np.arange(freqs.size)
+    return quantile_partiles_kernel(freqs, n_partiles)
+
+
+@njit(cache=True, nogil=True)
+def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, counts):
+    """Khiops' discretization of one column (``modl_khiops.discretize_table`` after the sort, no
+    bound on the number of intervals): for each granularity g = 1..``g_max`` whose 2^g
+    partiles are selected, pure adjacent partiles merged, the optimised greedy with the
+    partition costs ``pcs[g]`` (pc[I] of (g, N, A) up to N), the cost pc[I] + Σ parts kept when
+    lower by more than 1e-6; then the smallest granularity whose partiles hold every bound.
+
+    ``x``: the values as Khiops reads them (``modl_khiops.to_continuous``; NaN = missing).
+    Writes the interval counts (I × J) and, for each bound, the last value of the interval
+    below it and the first above (``lows``, ``highs``: Khiops' human-readable bound lies
+    between; −inf below after the missing values), and returns (I, g); (−1, 0) when the column
+    is outside the kernel's scope (a single value, more intervals than ``counts`` holds at
+    some granularity): ``fit`` then does it.
+    """
+    n = x.size
+    values, rows = _sorted_value_rows(x, n_classes, y)
+    m = values.size
+    capacity = counts.shape[0]
+    if m <= 1:
+        return -1, 0
+    freqs = np.zeros(m, dtype=np.int64)
+    cum = np.zeros((m + 1, n_classes), dtype=np.int64)
+    for r in range(m):
+        for j in range(n_classes):
+            freqs[r] += rows[r, j]
+            cum[r + 1, j] = cum[r, j] + rows[r, j]
+    buf = np.empty(n_classes)
+    best_cost = np.inf
+    best_ends = np.zeros(1, dtype=np.int64)
+    g_best = 0
+    prev_p = 0
+    current = -1
+    last_explored = -1
+    g = 1
+    is_last = False
+    while g <= g_max and not is_last:
+        p_ends = np.arange(m) if 2**g >= n else _partiles(freqs, n, 2**g)
+        p = p_ends.size
+        is_last = p == m
+        if (p >= 1.5 * prev_p and p * 1.5 <= m) or is_last:
+            last_explored = current
+            current = g
+            table = run_counts_kernel(cum, p_ends)
+            block_ends = p_ends[merge_pure_rows_kernel(table)]
+            merged = run_counts_kernel(cum, block_ends)
+            pc = pcs[g, : merged.shape[0] + 1]
+            if merged.shape[0] <= 1:
+                ends = np.zeros(1, dtype=np.int64)
+            else:
+                ends = greedy_merge_kernel(merged, pc, 0, True, False, lft)
+                ends = post_optimise_kernel(merged, ends, pc, 0, lft)
+            n_parts = ends.size
+            if n_parts > capacity or n_parts > MAX_CLASSES:
+                return -1, 0  # (Σ parts as numpy's pairwise sum: one block of ≤ 128)
+            row_ends = block_ends[ends]
+            parts = _cost_rows(run_counts_kernel(cum, row_ends), lft, 0, buf)
+            cost = pc[n_parts] + _pairwise(parts, 0, n_parts)
+            if cost < best_cost - EPSILON:
+                best_cost = cost
+                best_ends = row_ends
+                g_best = g
+        prev_p = p
+        g += 1
+    n_parts = best_ends.size
+    if last_explored != -1 and g_best > last_explored + 1:
+        # _post_optimise_granularity: the smallest granularity whose partiles hold the bounds
+        best = g_best
+        g = g_best - 1
+        while g != last_explored:
+            q = 2**g
+            if q < n_parts:
+                break
+            p_ends = np.arange(m) if q >= n else _partiles(freqs, n, q)
+            if p_ends.size < n_parts:
+                break
+            held = True
+            k = 0
+            for e in best_ends:  # both sorted: is cum_freq[e] one of cum_freq[p_ends]?
+                while k < p_ends.size and p_ends[k] < e:
+                    k += 1
+                if k == p_ends.size or p_ends[k] != e:
+                    held = False
+                    break
+            if not held:
+                break
+            best = g
+            g -= 1
+        g_best = best
+    final = run_counts_kernel(cum, best_ends)
+    counts[:n_parts] = final
+    for p in range(n_parts - 1):
+        lows[p] = values[best_ends[p]]
+        highs[p] = values[best_ends[p] + 1]
+    return n_parts, g_best
 
 
 @njit(cache=True, nogil=True)
@@ -746,6 +860,44 @@ def discretize_2006_block_serial(columns, y, n_classes, pc_table, lft, capacity)
             columns[c], y, n_classes, pc_table, lft, bounds[c], counts[c], table[c]
         )
     return n_parts, bounds, counts, table
+
+
+@njit(cache=True, nogil=True)
+def _khiops_outputs(n_vars, capacity, n_classes):
+    """The output arrays of the Khiops block kernels (I, g, lows, highs, counts)."""
+    n_parts = np.empty(n_vars, dtype=np.int64)
+    granularity = np.empty(n_vars, dtype=np.int64)
+    lows = np.zeros((n_vars, capacity))
+    highs = np.zeros((n_vars, capacity))
+    counts = np.zeros((n_vars, capacity, n_classes), dtype=np.int64)
+    return n_parts, granularity, lows, highs, counts
+
+
+@njit(cache=True, parallel=True)
+def discretize_khiops_block(columns, y, n_classes, pcs, g_max, lft, capacity):
+    """:func:`discretize_khiops_column` of every row of ``columns`` on numba's threads; returns
+    (I or −1, g, lows, highs, counts) per variable."""
+    n_parts, granularity, lows, highs, counts = _khiops_outputs(
+        columns.shape[0], capacity, n_classes
+    )
+    for c in prange(columns.shape[0]):
+        n_parts[c], granularity[c] = discretize_khiops_column(
+            columns[c], y, n_classes, pcs, g_max, lft, lows[c], highs[c], counts[c]
+        )
+    return n_parts, granularity, lows, highs, counts
+
+
+@njit(cache=True, nogil=True)
+def discretize_khiops_block_serial(columns, y, n_classes, pcs, g_max, lft, capacity):
+    """:func:`discretize_khiops_block` on the calling thread alone."""
+    n_parts, granularity, lows, highs, counts = _khiops_outputs(
+        columns.shape[0], capacity, n_classes
+    )
+    for c in range(columns.shape[0]):
+        n_parts[c], granularity[c] = discretize_khiops_column(
+            columns[c], y, n_classes, pcs, g_max, lft, lows[c], highs[c], counts[c]
+        )
+    return n_parts, granularity, lows, highs, counts
 
 
 # ---------------------------------------------------------------------------------------------
