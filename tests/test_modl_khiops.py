@@ -44,6 +44,28 @@ def test_to_continuous_and_bounds():
     assert b == pytest.approx(0.10955, rel=1e-12)  # the example of KHIOPS_NOTES §2.6
 
 
+def test_compiled_human_readable_bounds_equal_the_reference():
+    """human_readable_bounds (numba) against human_readable_bound (Python, above) on pairs of
+    consecutive Khiops values at every scale, near powers of 10, signed zeros, subnormals and
+    non-finite values: the same bits."""
+    rng = np.random.default_rng(0)
+    lows, highs = [], []
+    for scale in (1e-310, 1e-300, 1e-20, 1e-3, 1.0, 10.0, 1e9, 1e10, 1e17, 1e300):
+        a = mk.to_continuous(rng.normal(size=300) * scale)
+        gap = np.abs(rng.normal(size=300)) * scale * rng.choice([1e-9, 1e-6, 1e-3, 1, 10], 300)
+        lows.append(a)
+        highs.append(mk.to_continuous(a + gap))
+    lows.append(
+        np.array([0.0, -1.0, 0.1, 9.9999999995, 99999.99999, -0.0, 1e-323, np.nan, -np.inf])
+    )
+    highs.append(np.array([1e-300, 0.0, 0.2, 10.0, 100000.0, 5e-324, 2e-323, 1.0, 0.0]))
+    lows, highs = np.concatenate(lows), np.concatenate(highs)
+    want = np.array([mk.human_readable_bound(a, b) for a, b in zip(lows.tolist(), highs.tolist())])
+    got = mk.human_readable_bounds(lows, highs)
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+    assert got[-2:].tolist() == [-np.inf, -np.inf]
+
+
 def test_quantile_partiles_ties_collapse():
     freqs = np.array([1, 1, 10, 1, 1])
     ends = mk.quantile_partiles(freqs, 4)

@@ -149,16 +149,14 @@ class MODLDiscretizer:
 
     def _bounds_between(self, lows, highs) -> np.ndarray:
         """The cut value between each ``lows[i]`` < ``highs[i]`` (−inf above the missing values):
-        their mean (paper), Khiops' human-readable value between them (khiops)."""
-        bounds = []
-        for a, b in zip(lows.tolist(), highs.tolist()):
-            if not np.isfinite(a):
-                bounds.append(-np.inf)
-            elif self.variant == "khiops":
-                bounds.append(modl_khiops.human_readable_bound(a, b))
-            else:
-                bounds.append(0.5 * (a + b))
-        return np.asarray(bounds, dtype=np.float64)
+        their mean (paper), Khiops' human-readable value between them (khiops; compiled,
+        :func:`~repro.preprocessing.modl_khiops.human_readable_bounds`)."""
+        lows = np.asarray(lows, dtype=np.float64)
+        highs = np.asarray(highs, dtype=np.float64)
+        if self.variant == "khiops":
+            return modl_khiops.human_readable_bounds(lows, highs)
+        finite = np.isfinite(lows)
+        return np.where(finite, 0.5 * (np.where(finite, lows, 0.0) + highs), -np.inf)
 
     def _set_partition(self, counts, bounds, class_counts, cost, null, construction):
         self.counts_ = counts

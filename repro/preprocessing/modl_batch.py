@@ -72,8 +72,7 @@ def fit_models(models, columns: np.ndarray, y: np.ndarray, n_classes: int, n_thr
         for i, ok in zip(batch, fit([models[i] for i in batch], block, y, n_classes, n_threads)):
             done[i] = ok
     return [
-        model if done[i] else model.fit(columns[i], y, n_classes)
-        for i, model in enumerate(models)
+        model if done[i] else model.fit(columns[i], y, n_classes) for i, model in enumerate(models)
     ]
 
 

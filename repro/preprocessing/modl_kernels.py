@@ -989,6 +989,102 @@ def merge_pure_rows_kernel(rows):
     return out[:k].copy()
 
 
+@njit(cache=True, nogil=True)
+def _power10(k, pos10, neg10):
+    """10^k from the literal power tables (|k| ≤ 309)."""
+    return pos10[k] if k >= 0 else neg10[-k]
+
+
+@njit(cache=True, nogil=True)
+def _exponent10(x, pos10, neg10):
+    """Decimal exponent e with 10^e ≤ x < 10^(e+1), x > 0 (modl_khiops._exponent, scalar): a
+    first guess from log10, corrected once each way against the power table."""
+    e = min(max(int(math.floor(math.log10(x))), -300), 300)
+    if _power10(e, pos10, neg10) > x:
+        e -= 1
+    if _power10(e + 1, pos10, neg10) <= x:
+        e += 1
+    return e
+
+
+@njit(cache=True, nogil=True)
+def _times_power10(x, k, pos10, neg10):
+    """x·10^k in two factors when |k| > 300 (modl_khiops._times_power10, scalar)."""
+    first = min(max(k, -300), 300)
+    out = x * _power10(first, pos10, neg10)
+    if k != first:
+        out = out * _power10(k - first, pos10, neg10)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _to_continuous(x, pos10, neg10):
+    """x rounded to 10 significant digits (modl_khiops.to_continuous, scalar)."""
+    if not np.isfinite(x) or x == 0:
+        return x
+    v = abs(x)
+    idx = _exponent10(v, pos10, neg10) - 9
+    m = math.floor(_times_power10(v, -idx, pos10, neg10) + 0.5)
+    if m >= 1e10:
+        m = 1e9
+        idx += 1
+    val = _times_power10(m, idx, pos10, neg10)
+    return -val if x < 0 else val
+
+
+@njit(cache=True, nogil=True)
+def _human_readable(lower, upper, pos10, neg10):
+    """The simplest decimal in [lower, upper] (modl_khiops._human_readable, scalar)."""
+    value = (lower + upper) / 2
+    max_delta = (upper - lower) / 2
+    if value == 0:
+        return 0.0
+    pos = abs(value)
+    full = _exponent10(pos, pos10, neg10) - 9
+    if full >= 0:
+        mant = int(pos * neg10[full] + 0.5)
+        new = mant * pos10[full]
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = mant * pos10[full]
+    else:
+        mant = int(_times_power10(pos, -full, pos10, neg10) + 0.5)
+        new = _times_power10(float(mant), full, pos10, neg10)
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = _times_power10(float(mant), full, pos10, neg10)
+    if value < 0:
+        result = -result
+    result = min(max(result, lower), upper)
+    return _to_continuous(result, pos10, neg10)
+
+
+@njit(cache=True, nogil=True)
+def human_readable_bounds_kernel(lows, highs, pos10, neg10):
+    """Khiops' bound between each lows[i] < highs[i] (modl_khiops.human_readable_bound, the
+    reference, with the same float operations): the simplest decimal between the means
+    (11·lo + 9·hi)/20 and (9·lo + 11·hi)/20, else lo; −inf when either is not finite."""
+    out = np.empty(lows.size)
+    for i in range(lows.size):
+        a = lows[i]
+        b = highs[i]
+        if not (np.isfinite(a) and np.isfinite(b)):
+            out[i] = -np.inf
+            continue
+        lo, hi = (a, b) if a <= b else (b, a)
+        low_mean = max((11 * lo + 9 * hi) / 20, lo)
+        up_mean = min((9 * lo + 11 * hi) / 20, hi)
+        mean = _human_readable(low_mean, up_mean, pos10, neg10)
+        out[i] = lo if (mean <= lo or mean >= hi) else mean
+    return out
+
+
 @njit(cache=True)
 def log2_star_raw_kernel(n_values):
     """log2*(n) = Σ_j max(log2^(j)(n), 0) for each n (same operations as _log2_star_raw)."""

@@ -428,6 +428,16 @@ def _human_readable(lower: float, upper: float) -> float:
     return float(to_continuous(np.array([result]))[0])
 
 
+def human_readable_bounds(lows, highs) -> np.ndarray:
+    """:func:`human_readable_bound` of each pair (lows[i], highs[i]), compiled (same values)."""
+    return modl_kernels.human_readable_bounds_kernel(
+        np.ascontiguousarray(lows, dtype=np.float64),
+        np.ascontiguousarray(highs, dtype=np.float64),
+        _POS10,
+        _NEG10,
+    )
+
+
 def human_readable_bound(a: float, b: float) -> float:
     """Bound between consecutive values a < b (KWContinuous::GetHumanReadableLowerMeanValue)."""
     if not (np.isfinite(a) and np.isfinite(b)):
