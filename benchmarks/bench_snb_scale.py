@@ -28,21 +28,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_scale import children_cpu  # (benchmarks/: the script's own directory)
+from bench_scale import argsort_floor, children_cpu  # (benchmarks/: the script's own directory)
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_snb_scale.txt"
 N_ROWS = 4000
 GOAL_WALL_S, GOAL_RSS_GB, GOAL_FLOOR = 240.0, 4.0, 4.0
-
-
-def argsort_floor(X) -> float:
-    """CPU seconds of one stable argsort per column (float64 copy of blocks of columns)."""
-    start = time.process_time()
-    for b0 in range(0, X.shape[1], 256):
-        block = X.iloc[:, b0 : b0 + 256].to_numpy(dtype=np.float64).T.copy()
-        for row in block:
-            np.argsort(row, kind="stable")
-    return time.process_time() - start
 
 
 def worker(n_constructed: int, n_jobs: int) -> dict:

@@ -25,6 +25,7 @@ LAYERS = {
     "repro.experiments": 5,
     "repro.report": 5,
     "repro.__main__": 6,
+    "repro.sweep_status": 6,  # how the jobs of the command line's sweeps report (its callback)
     "repro": 7,  # the package's API facade (repro/__init__.py)
 }
 

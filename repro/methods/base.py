@@ -14,7 +14,7 @@ variable, never materialising N × K × J.
 
 Parallel preparation: an estimator with an ``n_jobs`` parameter (the MODL family,
 ``fnb_khiops``) fits its variable models over blocks of variables (:func:`fit_variable_models`):
-on that many threads when they are all the paper variant's MODL discretizations (one compiled
+on that many threads when they are all MODL discretizations of numeric variables (one compiled
 call per block, :mod:`repro.preprocessing.modl_batch`), else in that many processes;
 bit-identical to the serial fit. The others fit them one after another. ``fit_report_`` gives
 the wall seconds of both stages (``preparation_time``, ``weighting_time``) and ``fit_cpu_`` their
@@ -80,8 +80,8 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     row (a float32 Z, see :class:`~repro.methods.encoding.TabularEncoder`, exactly). The task
     returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
     convention: None = 1, −1 = every core) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
-    worker processes (joblib's loky backend: the Khiops variant's Python steps between its
-    kernels hold the GIL, so threads would not run them in parallel); otherwise blocks of
+    worker processes (joblib's loky backend: the Python steps of the nominal variables' grouping
+    hold the GIL, so threads would not run them in parallel); otherwise blocks of
     ``SERIAL_BLOCK`` variables run here, one after another. A block holds at most
     ``BLOCK_VALUES`` values (fewer columns when N is large). Both paths run the same code on the
     same values: the results are bit-identical. Returns (the concatenated results, the CPU
@@ -124,8 +124,8 @@ def fit_variable_models(models, Z, y, n_classes, n_jobs=1):
     """Fits ``models[k]`` on column k of ``Z`` (:func:`map_variable_blocks`); returns (fitted
     models, CPU seconds of the worker processes).
 
-    When every model is fitted by the compiled MODL kernel of
-    :mod:`repro.preprocessing.modl_batch` (the paper variant's discretization), the blocks run
+    When every model is fitted by a compiled MODL kernel of :mod:`repro.preprocessing.modl_batch`
+    (the discretization of a numeric variable, either variant), the blocks run
     in this process and ``n_jobs`` is the number of its threads (no GIL, nothing pickled);
     otherwise ``n_jobs`` processes (:func:`map_variable_blocks`).
     """

@@ -93,8 +93,9 @@ class KhiopsFractionalNaiveBayes(KhiopsPreparedNaiveBayes):
     prior_exponent : float, default 0.95 (α)
     categorical_features : "auto" or mask/indices/names
     n_jobs : int or None, default 1
-        Processes for the per-variable MODL preparation (joblib's convention: None = 1, −1 =
-        every core); the fitted model is bit-identical for every value
+        Threads (numeric variables only) or processes (with nominal ones) for the per-variable
+        MODL preparation (joblib's convention: None = 1, −1 = every core); the fitted model is
+        bit-identical for every value
         (:func:`repro.methods.base.fit_variable_models`). Keep 1 when the folds already run in
         parallel.
 

@@ -12,7 +12,8 @@ variables (MODL Level > 0) take part in the weighting, as in Khiops.
 variable models — Khiops MODL partitions with P(part i | j) = (n_ij + ε)/(N_j + I·ε),
 ε = 1/(N+1) (:func:`khiops_log_table`) — the Levels, the informative variables in Khiops' order
 (Level descending, then name) and their costs B_k (:meth:`prepared_candidates`). A subclass with
-an ``n_jobs`` parameter (``fnb_khiops``) prepares its variables on that many processes
+an ``n_jobs`` parameter (``fnb_khiops``) prepares its variables on that many threads (numeric
+variables: one compiled discretization each) or processes (with nominal ones)
 (:func:`repro.methods.base.fit_variable_models`).
 """
 

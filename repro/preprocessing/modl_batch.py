@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro.compilation import numba_threads
-from repro.preprocessing import modl, modl_khiops, modl_kernels
+from repro.preprocessing import modl, modl_kernels, modl_khiops
 from repro.preprocessing.discretizers import (
     MODLDiscretizer,
     MODLIntervalPartition,

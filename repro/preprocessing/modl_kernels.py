@@ -27,8 +27,10 @@ merge a quarter of its time.
 
 :func:`discretize_2006_column` is the paper variant's whole discretization of one column (radix
 sort, value counts, both optimisers, bounds, contingency table) with no Python between its steps,
-and :func:`discretize_2006_block` runs it over a block of columns on numba's threads
-(:mod:`repro.preprocessing.modl_batch`).
+:func:`discretize_khiops_column` the Khiops variant's (granularities of the partiles, pure-row
+merges, both optimisers, the granularity post-optimisation), and the ``*_block`` kernels run them
+over a block of columns on numba's threads (:mod:`repro.preprocessing.modl_batch`);
+:func:`human_readable_bounds_kernel` places Khiops' bounds.
 """
 
 from __future__ import annotations
