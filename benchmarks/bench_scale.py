@@ -175,12 +175,16 @@ def profile_preparation(shape: str, n_constructed: int, top: int = 18) -> str:
     stats = pstats.Stats(pr)
     stages = {
         ("base.py", "fit_variable_models"): "preparation: every variable model (MODL + table)",
-        ("discretizers.py", "fit"): "  MODL discretizer/grouper fits",
-        ("modl_khiops.py", "discretize_table"): "    Khiops MODL discretization (discretize_table)",
+        ("modl_batch.py", "_fit_khiops"): "  numeric variables, compiled, per block (_fit_khiops)",
         (
-            "modl_khiops.py",
-            "to_continuous",
-        ): "    Khiops' decimal reading of values (to_continuous)",
+            "modl_kernels.py",
+            "discretize_khiops_block_serial",
+        ): "    the kernel: read, sort, granularities, greedy (discretize_khiops_block_serial)",
+        (
+            "discretizers.py",
+            "set_intervals_khiops",
+        ): "    costs, levels, human-readable bounds (set_intervals_khiops)",
+        ("discretizers.py", "fit"): "  MODL discretizer/grouper fits one by one (others)",
         ("variables.py", "codes"): "  part codes of the training values (PartitionModel.codes)",
         ("fractional.py", "_optimise"): "weights: FNB optimisation incl. encoding (_optimise)",
         ("optimisers.py", "halving_coordinate_descent"): "  coordinate descent alone",

@@ -74,6 +74,8 @@ def _edge_columns(rng, n=400):
         np.full(n, np.nan),  # all missing
         (rng.normal(size=n) + y).astype(np.float32).astype(np.float64),  # float32 values
         np.where(y == 0, -1e300, 1e300) * rng.random(n),  # huge, both signs
+        (rng.normal(size=n) + y) * 10.0 ** rng.integers(-300, 300, n),  # every decimal exponent
+        np.round(rng.normal(size=n) + y, 9) * 1e-5,  # 10 significant digits and fewer
         # adjacent floats a < b whose midpoint rounds to b: the training value b then falls
         # in the lower interval (searchsorted "left"), and the table differs from the counts
         np.where(y == 1, np.nextafter(_ODD, 2.0), _ODD),

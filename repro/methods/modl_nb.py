@@ -68,10 +68,10 @@ class MODLNaiveBayes(WeightedNaiveBayes):
     categorical_features : "auto" or mask/indices/names
     n_jobs : int or None, default 1
         Threads that fit the variables' MODL models over blocks of variables when they are all
-        numeric (one compiled discretization per variable), else processes; and threads of the MS(FFWBW) search of the SNB methods (joblib's
-        convention: −1 = every core); the result is bit-identical for every value, and a cell's
-        configuration hash ignores it.
-        Keep 1 when the folds run in parallel.
+        numeric (one compiled discretization per variable), else processes; and threads of the
+        MS(FFWBW) search of the SNB methods (joblib's convention: −1 = every core); the result
+        is bit-identical for every value, and a cell's configuration hash ignores it. Keep 1
+        when the folds run in parallel.
 
     Attributes
     ----------

@@ -123,9 +123,10 @@ def _fit_paper(models, block, y, n_classes, n_threads) -> list[bool]:
 
 
 def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
-    """The Khiops variant: values read as Khiops does (10 significant digits), partition costs
-    of every granularity (one table per (g, N, A)); the training values of an interval are its
-    counts, since Khiops' bound lies in [last value below, first value above)."""
+    """The Khiops variant: values read as Khiops does (10 significant digits, in the kernel),
+    partition costs of every granularity (one table per (g, N, A)); the training values of an
+    interval are its counts, since Khiops' bound lies in [last value below, first value
+    above)."""
     n = y.size
     n_variables = models[0].partition.n_variables
     g_max = modl_khiops.max_granularity(n)
@@ -137,7 +138,7 @@ def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
         modl_kernels.discretize_khiops_block,
         modl_kernels.discretize_khiops_block_serial,
         n_threads,
-        modl_khiops.to_continuous(block),
+        block,
         y,
         n_classes,
         pcs,

@@ -604,6 +604,110 @@ def post_optimise_kernel(rows, ends, pc, max_parts, lft):
     return cur[:n_parts].copy()
 
 
+#: the literal powers of ten 1e0..1e309 and 1e-0..1e-309 (as Khiops' tables: exact decimals)
+POS10 = np.array([float(f"1e{k}") for k in range(310)])
+NEG10 = np.array([float(f"1e-{k}") for k in range(310)])
+
+
+# ---------------------------------------------------------------------------------------------
+# Khiops' reading of numbers (modl_khiops: to_continuous, human_readable_bound), scalar
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def _power10(k):
+    """10^k from the literal power tables (|k| ≤ 309; numba freezes them into the code)."""
+    return POS10[k] if k >= 0 else NEG10[-k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _exponent10(x):
+    """Decimal exponent e with 10^e ≤ x < 10^(e+1), x > 0 (modl_khiops._exponent, scalar): a
+    first guess from log10, corrected once each way against the power table."""
+    e = min(max(int(math.floor(math.log10(x))), -300), 300)
+    if _power10(e) > x:
+        e -= 1
+    if _power10(e + 1) <= x:
+        e += 1
+    return e
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _times_power10(x, k):
+    """x·10^k in two factors when |k| > 300 (modl_khiops._times_power10, scalar)."""
+    first = min(max(k, -300), 300)
+    out = x * _power10(first)
+    if k != first:
+        out = out * _power10(k - first)
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _to_continuous(x):
+    """x rounded to 10 significant digits (modl_khiops.to_continuous, scalar)."""
+    if not np.isfinite(x) or x == 0:
+        return x
+    v = abs(x)
+    idx = _exponent10(v) - 9
+    m = math.floor(_times_power10(v, -idx) + 0.5)
+    if m >= 1e10:
+        m = 1e9
+        idx += 1
+    val = _times_power10(m, idx)
+    return -val if x < 0 else val
+
+
+@njit(cache=True, nogil=True)
+def _human_readable(lower, upper):
+    """The simplest decimal in [lower, upper] (modl_khiops._human_readable, scalar)."""
+    value = (lower + upper) / 2
+    max_delta = (upper - lower) / 2
+    if value == 0:
+        return 0.0
+    pos = abs(value)
+    full = _exponent10(pos) - 9
+    if full >= 0:
+        mant = int(pos * NEG10[full] + 0.5)
+        new = mant * POS10[full]
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = mant * POS10[full]
+    else:
+        mant = int(_times_power10(pos, -full) + 0.5)
+        new = _times_power10(float(mant), full)
+        result = new
+        while abs(new - pos) < max_delta and full < 200:
+            result = new
+            mant //= 10
+            full += 1
+            new = _times_power10(float(mant), full)
+    if value < 0:
+        result = -result
+    result = min(max(result, lower), upper)
+    return _to_continuous(result)
+
+
+@njit(cache=True, nogil=True)
+def human_readable_bounds_kernel(lows, highs):
+    """Khiops' bound between each lows[i] < highs[i] (modl_khiops.human_readable_bound, the
+    reference, with the same float operations): the simplest decimal between the means
+    (11·lo + 9·hi)/20 and (9·lo + 11·hi)/20, else lo; −inf when either is not finite."""
+    out = np.empty(lows.size)
+    for i in range(lows.size):
+        a = lows[i]
+        b = highs[i]
+        if not (np.isfinite(a) and np.isfinite(b)):
+            out[i] = -np.inf
+            continue
+        lo, hi = (a, b) if a <= b else (b, a)
+        low_mean = max((11 * lo + 9 * hi) / 20, lo)
+        up_mean = min((9 * lo + 11 * hi) / 20, hi)
+        mean = _human_readable(low_mean, up_mean)
+        out[i] = lo if (mean <= lo or mean >= hi) else mean
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # The whole 2006 discretization of a numeric column, and of a block of columns on threads
 # ---------------------------------------------------------------------------------------------
@@ -739,7 +843,8 @@ def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, coun
     partition costs ``pcs[g]`` (pc[I] of (g, N, A) up to N), the cost pc[I] + Σ parts kept when
     lower by more than 1e-6; then the smallest granularity whose partiles hold every bound.
 
-    ``x``: the values as Khiops reads them (``modl_khiops.to_continuous``; NaN = missing).
+    ``x``: the values (NaN = missing), read as Khiops does (10 significant digits,
+    ``modl_khiops.to_continuous``).
     Writes the interval counts (I × J) and, for each bound, the last value of the interval
     below it and the first above (``lows``, ``highs``: Khiops' human-readable bound lies
     between; −inf below after the missing values), and returns (I, g); (−1, 0) when the column
@@ -747,7 +852,10 @@ def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, coun
     some granularity): ``fit`` then does it.
     """
     n = x.size
-    values, rows = _sorted_value_rows(x, n_classes, y)
+    read = np.empty(n)
+    for i in range(n):
+        read[i] = _to_continuous(x[i])
+    values, rows = _sorted_value_rows(read, n_classes, y)
     m = values.size
     capacity = counts.shape[0]
     if m <= 1:
@@ -989,102 +1097,6 @@ def merge_pure_rows_kernel(rows):
             out[k] = i
             k += 1
     return out[:k].copy()
-
-
-@njit(cache=True, nogil=True)
-def _power10(k, pos10, neg10):
-    """10^k from the literal power tables (|k| ≤ 309)."""
-    return pos10[k] if k >= 0 else neg10[-k]
-
-
-@njit(cache=True, nogil=True)
-def _exponent10(x, pos10, neg10):
-    """Decimal exponent e with 10^e ≤ x < 10^(e+1), x > 0 (modl_khiops._exponent, scalar): a
-    first guess from log10, corrected once each way against the power table."""
-    e = min(max(int(math.floor(math.log10(x))), -300), 300)
-    if _power10(e, pos10, neg10) > x:
-        e -= 1
-    if _power10(e + 1, pos10, neg10) <= x:
-        e += 1
-    return e
-
-
-@njit(cache=True, nogil=True)
-def _times_power10(x, k, pos10, neg10):
-    """x·10^k in two factors when |k| > 300 (modl_khiops._times_power10, scalar)."""
-    first = min(max(k, -300), 300)
-    out = x * _power10(first, pos10, neg10)
-    if k != first:
-        out = out * _power10(k - first, pos10, neg10)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _to_continuous(x, pos10, neg10):
-    """x rounded to 10 significant digits (modl_khiops.to_continuous, scalar)."""
-    if not np.isfinite(x) or x == 0:
-        return x
-    v = abs(x)
-    idx = _exponent10(v, pos10, neg10) - 9
-    m = math.floor(_times_power10(v, -idx, pos10, neg10) + 0.5)
-    if m >= 1e10:
-        m = 1e9
-        idx += 1
-    val = _times_power10(m, idx, pos10, neg10)
-    return -val if x < 0 else val
-
-
-@njit(cache=True, nogil=True)
-def _human_readable(lower, upper, pos10, neg10):
-    """The simplest decimal in [lower, upper] (modl_khiops._human_readable, scalar)."""
-    value = (lower + upper) / 2
-    max_delta = (upper - lower) / 2
-    if value == 0:
-        return 0.0
-    pos = abs(value)
-    full = _exponent10(pos, pos10, neg10) - 9
-    if full >= 0:
-        mant = int(pos * neg10[full] + 0.5)
-        new = mant * pos10[full]
-        result = new
-        while abs(new - pos) < max_delta and full < 200:
-            result = new
-            mant //= 10
-            full += 1
-            new = mant * pos10[full]
-    else:
-        mant = int(_times_power10(pos, -full, pos10, neg10) + 0.5)
-        new = _times_power10(float(mant), full, pos10, neg10)
-        result = new
-        while abs(new - pos) < max_delta and full < 200:
-            result = new
-            mant //= 10
-            full += 1
-            new = _times_power10(float(mant), full, pos10, neg10)
-    if value < 0:
-        result = -result
-    result = min(max(result, lower), upper)
-    return _to_continuous(result, pos10, neg10)
-
-
-@njit(cache=True, nogil=True)
-def human_readable_bounds_kernel(lows, highs, pos10, neg10):
-    """Khiops' bound between each lows[i] < highs[i] (modl_khiops.human_readable_bound, the
-    reference, with the same float operations): the simplest decimal between the means
-    (11·lo + 9·hi)/20 and (9·lo + 11·hi)/20, else lo; −inf when either is not finite."""
-    out = np.empty(lows.size)
-    for i in range(lows.size):
-        a = lows[i]
-        b = highs[i]
-        if not (np.isfinite(a) and np.isfinite(b)):
-            out[i] = -np.inf
-            continue
-        lo, hi = (a, b) if a <= b else (b, a)
-        low_mean = max((11 * lo + 9 * hi) / 20, lo)
-        up_mean = min((9 * lo + 11 * hi) / 20, hi)
-        mean = _human_readable(low_mean, up_mean, pos10, neg10)
-        out[i] = lo if (mean <= lo or mean >= hi) else mean
-    return out
 
 
 @njit(cache=True)

@@ -346,8 +346,8 @@ def level(cost: float, null: float, n_parts: int) -> float:
 # ---------------------------------------------------------------------------------------------
 # Reading numbers as Khiops does (KWContinuous.cpp)
 # ---------------------------------------------------------------------------------------------
-_POS10 = np.array([float(f"1e{k}") for k in range(310)])
-_NEG10 = np.array([float(f"1e-{k}") for k in range(310)])
+#: the literal powers of ten 1e0..1e309 and 1e-0..1e-309 (as Khiops' tables: exact decimals)
+POS10, NEG10 = modl_kernels.POS10, modl_kernels.NEG10
 DIGITS = 10
 
 
@@ -355,9 +355,9 @@ def _exponent(x: np.ndarray) -> np.ndarray:
     """Decimal exponent e with 10^e ≤ x < 10^(e+1) (x > 0), via the literal power table."""
     e = np.floor(np.log10(x)).astype(np.int64)
     e = np.clip(e, -300, 300)
-    pw = np.where(e >= 0, _POS10[np.clip(e, 0, 309)], _NEG10[np.clip(-e, 0, 309)])
+    pw = np.where(e >= 0, POS10[np.clip(e, 0, 309)], NEG10[np.clip(-e, 0, 309)])
     e = np.where(pw > x, e - 1, e)
-    pw1 = np.where(e + 1 >= 0, _POS10[np.clip(e + 1, 0, 309)], _NEG10[np.clip(-(e + 1), 0, 309)])
+    pw1 = np.where(e + 1 >= 0, POS10[np.clip(e + 1, 0, 309)], NEG10[np.clip(-(e + 1), 0, 309)])
     return np.where(pw1 <= x, e + 1, e)
 
 
@@ -388,9 +388,9 @@ def _times_power10(x, k):
     k = np.asarray(k, dtype=np.int64)
     first = np.clip(k, -300, 300)
     rest = k - first
-    out = x * np.where(first >= 0, _POS10[np.abs(first)], _NEG10[np.abs(first)])
+    out = x * np.where(first >= 0, POS10[np.abs(first)], NEG10[np.abs(first)])
     out = np.where(
-        rest == 0, out, out * np.where(rest >= 0, _POS10[np.abs(rest)], _NEG10[np.abs(rest)])
+        rest == 0, out, out * np.where(rest >= 0, POS10[np.abs(rest)], NEG10[np.abs(rest)])
     )
     return float(out) if out.ndim == 0 else out
 
@@ -405,14 +405,14 @@ def _human_readable(lower: float, upper: float) -> float:
     e = int(_exponent(np.array([pos]))[0])
     full = e - DIGITS + 1
     if full >= 0:
-        mant = int(pos * _NEG10[full] + 0.5)
-        new = mant * _POS10[full]
+        mant = int(pos * NEG10[full] + 0.5)
+        new = mant * POS10[full]
         result = new
         while abs(new - pos) < max_delta and full < 200:
             result = new
             mant //= 10
             full += 1
-            new = mant * _POS10[full]
+            new = mant * POS10[full]
     else:
         mant = int(_times_power10(pos, -full) + 0.5)
         new = _times_power10(mant, full)
@@ -433,8 +433,6 @@ def human_readable_bounds(lows, highs) -> np.ndarray:
     return modl_kernels.human_readable_bounds_kernel(
         np.ascontiguousarray(lows, dtype=np.float64),
         np.ascontiguousarray(highs, dtype=np.float64),
-        _POS10,
-        _NEG10,
     )
 
 
