@@ -84,12 +84,25 @@ def _run(parallel, serial, n_threads, *args):
     return serial(*args)
 
 
-def _finish(model, discretizer, table, class_counts, n) -> None:
-    """The model's partition and probability table from its fitted ``discretizer``; ``table``:
-    the training values per part and class (all in the one part when uninformative)."""
-    model.partition.set_discretizer(discretizer)
-    table = table if discretizer.informative_ else class_counts[None, :]
-    model.fit_partitioned(table.copy(), n, has_missing=False)  # (missing values "ignore"d)
+def _finish(models, n_parts, set_intervals, tables, y, n_classes) -> list[bool]:
+    """Each model whose variable the kernel did (I = ``n_parts[b]`` > 0): a discretizer of its
+    variant set by ``set_intervals(discretizer, b, I, class counts)``, then its partition and
+    probability table, the training values per part and class being ``tables[b, :I]`` (all in
+    the one part when uninformative). Returns which models are fitted."""
+    n = y.size
+    class_counts = np.bincount(y, minlength=n_classes)
+    fitted = []
+    for b, model in enumerate(models):
+        k = int(n_parts[b])
+        if k > 0:
+            p = model.partition
+            discretizer = MODLDiscretizer(p.variant, p.algorithm, None, p.n_variables)
+            set_intervals(discretizer, b, k, class_counts.astype(np.float64))
+            p.set_discretizer(discretizer)
+            table = tables[b, :k] if discretizer.informative_ else class_counts[None, :]
+            model.fit_partitioned(table.copy(), n, has_missing=False)  # (missing: "ignore")
+        fitted.append(k > 0)
+    return fitted
 
 
 def _fit_paper(models, block, y, n_classes, n_threads) -> list[bool]:
@@ -105,21 +118,13 @@ def _fit_paper(models, block, y, n_classes, n_threads) -> list[bool]:
         modl_kernels.lf_tables(n + n_classes + 2),
         CAPACITY,
     )
-    class_counts = np.bincount(y, minlength=n_classes)
-    fitted = []
-    for b, model in enumerate(models):
-        k = int(n_parts[b])
-        if k > 0:
-            partition = model.partition
-            discretizer = MODLDiscretizer("paper", partition.algorithm, None, partition.n_variables)
-            discretizer.set_intervals_2006(
-                counts[b, :k].astype(np.float64),
-                bounds[b, : k - 1].copy(),
-                class_counts.astype(np.float64),
-            )
-            _finish(model, discretizer, tables[b, :k], class_counts, n)
-        fitted.append(k > 0)
-    return fitted
+
+    def set_intervals(discretizer, b, k, class_counts):
+        discretizer.set_intervals_2006(
+            counts[b, :k].astype(np.float64), bounds[b, : k - 1].copy(), class_counts
+        )
+
+    return _finish(models, n_parts, set_intervals, tables, y, n_classes)
 
 
 def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
@@ -128,9 +133,8 @@ def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
     interval are its counts, since Khiops' bound lies in [last value below, first value
     above)."""
     n = y.size
-    n_variables = models[0].partition.n_variables
     g_max = modl_khiops.max_granularity(n)
-    a = attribute_cost(n_variables)
+    a = attribute_cost(models[0].partition.n_variables)  # (one K per call)
     pcs = np.vstack(
         [modl_khiops.discretization_partition_costs(n, g, n, a) for g in range(g_max + 1)]
     )
@@ -146,20 +150,14 @@ def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
         modl_kernels.lf_tables(n + n_classes + 2),
         CAPACITY,
     )
-    class_counts = np.bincount(y, minlength=n_classes)
-    fitted = []
-    for b, model in enumerate(models):
-        k = int(n_parts[b])
-        if k > 0:
-            partition = model.partition
-            discretizer = MODLDiscretizer("khiops", partition.algorithm, None, n_variables)
-            discretizer.set_intervals_khiops(
-                counts[b, :k].astype(np.float64),
-                lows[b, : k - 1],
-                highs[b, : k - 1],
-                class_counts.astype(np.float64),
-                int(granularity[b]),
-            )
-            _finish(model, discretizer, counts[b, :k], class_counts, n)
-        fitted.append(k > 0)
-    return fitted
+
+    def set_intervals(discretizer, b, k, class_counts):
+        discretizer.set_intervals_khiops(
+            counts[b, :k].astype(np.float64),
+            lows[b, : k - 1],
+            highs[b, : k - 1],
+            class_counts,
+            int(granularity[b]),
+        )
+
+    return _finish(models, n_parts, set_intervals, counts, y, n_classes)
