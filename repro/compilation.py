@@ -15,6 +15,9 @@ safe as numba's own (numba does not follow callees either).
 
 :func:`use_user_cache` registers the locator; the ``repro.methods`` and ``repro.preprocessing``
 packages call it before any of their modules defines a kernel.
+
+:func:`numba_threads` runs parallel kernels on a given number of numba's threads and restores the
+caller's count (the MS(FFWBW) passes, the MODL preparation of blocks of variables).
 """
 
 from __future__ import annotations

@@ -869,6 +869,7 @@ def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, coun
     buf = np.empty(n_classes)
     best_cost = np.inf
     best_ends = np.zeros(1, dtype=np.int64)
+    best_counts = np.zeros((1, n_classes), dtype=np.int64)
     g_best = 0
     prev_p = 0
     current = -1
@@ -895,11 +896,13 @@ def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, coun
             if n_parts > capacity or n_parts > MAX_CLASSES:
                 return -1, 0  # (Σ parts as numpy's pairwise sum: one block of ≤ 128)
             row_ends = block_ends[ends]
-            parts = _cost_rows(run_counts_kernel(cum, row_ends), lft, 0, buf)
+            interval_counts = run_counts_kernel(cum, row_ends)
+            parts = _cost_rows(interval_counts, lft, 0, buf)
             cost = pc[n_parts] + _pairwise(parts, 0, n_parts)
             if cost < best_cost - EPSILON:
                 best_cost = cost
                 best_ends = row_ends
+                best_counts = interval_counts
                 g_best = g
         prev_p = p
         g += 1
@@ -928,8 +931,7 @@ def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, coun
             best = g
             g -= 1
         g_best = best
-    final = run_counts_kernel(cum, best_ends)
-    counts[:n_parts] = final
+    counts[:n_parts] = best_counts
     for p in range(n_parts - 1):
         lows[p] = values[best_ends[p]]
         highs[p] = values[best_ends[p] + 1]
