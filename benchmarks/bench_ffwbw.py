@@ -5,7 +5,7 @@
 Data: waveform (N = 4000) with K constructed F(2D) features (random sums of two of the 21
 waveform features, :class:`repro.datasets.construction.FeatureConstruction`), generated block by
 block. What is timed is the search, on the packed training data of the candidates
-(:class:`repro.methods.engine.EncodedData`): ⌊log2(K·N)⌋ starts, MaxIter 5, recording every
+(:class:`repro.methods.core.engine.EncodedData`): ⌊log2(K·N)⌋ starts, MaxIter 5, recording every
 evaluated model (as SNB(BMA)/SNB(CMA) do) and then computing the CMA weights. The univariate
 tables are 10-bin equal-frequency partitions with the m-estimate (every variable a candidate,
 the worst case of the search); the MODL preprocessing is benchmarked in ``bench_modl.py``.
@@ -31,7 +31,7 @@ import numpy as np
 def build_data(n_variables: int, n_instances: int, block: int = 2000):
     from repro.datasets.construction import FeatureConstruction
     from repro.datasets.generators import waveform
-    from repro.methods.engine import EncodedData
+    from repro.methods.core.engine import EncodedData
     from repro.preprocessing.tables import m_estimate_log_table
 
     X, y = waveform(n_samples=n_instances, seed=0)
@@ -64,9 +64,9 @@ def build_data(n_variables: int, n_instances: int, block: int = 2000):
 
 
 def run_one(n_variables: int, n_instances: int, record: bool) -> dict:
-    from repro.methods.averaging import cma_weights
-    from repro.methods.engine import ScoreEngine
-    from repro.methods.search import ms_ffwbw
+    from repro.methods.boulle2007.averaging import cma_weights
+    from repro.methods.boulle2007.search import ms_ffwbw
+    from repro.methods.core.engine import ScoreEngine
 
     warm = build_data(50, 200)  # compile the kernels outside the timing
     cma_weights(ms_ffwbw(ScoreEngine(warm), 50, n_starts=1, record=True))

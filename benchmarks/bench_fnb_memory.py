@@ -8,14 +8,15 @@
 engine (no N×K×J)". Data: waveform (N instances, J = 3) with K constructed F(2D) features (sums of
 two random waveform features, :class:`repro.datasets.construction.FeatureConstruction`), each cut
 at its terciles into 3 parts, with Khiops' tables log((n_ij + ε)/(N_j + 3ε)), ε = 1/(N+1)
-(:func:`repro.methods.khiops_prepared.khiops_log_table`), packed as the estimators pack them
-(:class:`repro.methods.engine.EncodedData`); costs B_k = ln K + 2 ln N (about the MODL cost of two
+(:func:`repro.methods.khiops.prepared.khiops_log_table`), packed as the estimators pack them
+(:class:`repro.methods.core.engine.EncodedData`); costs B_k = ln K + 2 ln N (about the MODL cost of
+two
 cut points). What is measured is the weight optimisation alone, on that data:
 
-- ``fnb``: :func:`repro.methods.fractional_paper.paper_fnb_weights` (hue2024 Algorithm 2 on the
+- ``fnb``: :func:`repro.methods.hue2024.fnb.paper_fnb_weights` (hue2024 Algorithm 2 on the
   score engine, λ = 0.25, p = 0.95, seed 0);
-- ``fnb_khiops``: its objective :class:`repro.methods.fractional.KhiopsFNBObjective` with
-  :func:`repro.methods.optimisers.halving_coordinate_descent` (λ = 0.1, α = 0.95, Park–Miller
+- ``fnb_khiops``: its objective :class:`repro.methods.khiops.fnb_khiops.KhiopsFNBObjective` with
+  :func:`repro.methods.core.optimisers.halving_coordinate_descent` (λ = 0.1, α = 0.95, Park–Miller
   shuffle), as ``KhiopsFractionalNaiveBayes._optimise`` runs them. Each of its trials re-sums the
   prior over the K weights (O(K) Python) and builds a new N × J score matrix: O(K²) per pass, so
   it is run at the ``--khiops-sizes`` only and its time at the largest K extrapolated (with the
@@ -54,8 +55,8 @@ def constructed_data(n_variables: int, n_instances: int, block: int = 500):
     """EncodedData of ``n_variables`` F(2D) waveform features cut at their terciles, and B_k."""
     from repro.datasets.construction import FeatureConstruction
     from repro.datasets.generators import waveform
-    from repro.methods.engine import EncodedData
-    from repro.methods.khiops_prepared import khiops_log_table
+    from repro.methods.core.engine import EncodedData
+    from repro.methods.khiops.prepared import khiops_log_table
 
     X, y = waveform(n_samples=n_instances, seed=0)
     X, y = X.to_numpy(), np.asarray(y, dtype=np.int64)
@@ -94,7 +95,7 @@ def engine_bytes(data) -> int:
 def optimiser(method: str):
     """``run(data, costs)`` → (weights dict, value, number of passes/sweeps)."""
     if method == "fnb":
-        from repro.methods.fractional_paper import paper_fnb_weights
+        from repro.methods.hue2024.fnb import paper_fnb_weights
 
         def run(data, costs):
             rng = np.random.default_rng(0)
@@ -102,8 +103,8 @@ def optimiser(method: str):
             return r.weights, r.value, len(r.trace), sum(row["n_trials"] for row in r.trace)
 
         return run
-    from repro.methods.fractional import KhiopsFNBObjective, ParkMillerRandom
-    from repro.methods.optimisers import halving_coordinate_descent
+    from repro.methods.core.optimisers import halving_coordinate_descent
+    from repro.methods.khiops.fnb_khiops import KhiopsFNBObjective, ParkMillerRandom
 
     def run(data, costs):
         objective = KhiopsFNBObjective(data, list(costs), LAMBDA_KHIOPS, EXPONENT)
@@ -165,7 +166,7 @@ def khiops_probe(n_variables: int, n_instances: int, n_trials: int) -> dict:
     """The first ``n_trials`` moves of fnb_khiops' first forward pass (δ = 1, kept when the score
     drops by more than eps) on K = ``n_variables``, traced: the memory of its objective at a K
     where the whole optimisation is out of reach, and its time per trial there."""
-    from repro.methods.fractional import KhiopsFNBObjective
+    from repro.methods.khiops.fnb_khiops import KhiopsFNBObjective
 
     small, small_costs = constructed_data(20, 200)
     KhiopsFNBObjective(small, list(small_costs), LAMBDA_KHIOPS, EXPONENT).trial(0, 1.0)

@@ -5,7 +5,7 @@
 Three parts, each method in a fresh subprocess after an untimed warm-up fit (numba compilation):
 
 ``evaluation`` — one evaluation of CR(w) and its gradient (hue2024 eq. 11–12,
-:func:`repro.methods.hue2024_criteria.hue2024_criterion`) against N·K on random packed data
+:func:`repro.methods.hue2024.wnb_opt_criterion.hue2024_criterion`) against N·K on random packed data
 (J = 3 classes, 4 parts per variable, w uniform in [0, 1]): best of 5 wall times, time per
 N·K·J, and the ratio to a peer in the same process, a plain NumPy implementation of the same
 value and gradient (per-variable fancy-index gathers, ``scipy.special.logsumexp``), which
@@ -49,7 +49,7 @@ ALGORITHMS = ("sg", "am", "sg_cf", "sg_ue", "ug_cf", "ug_ue", "cg_cf", "cg_ue")
 # workers (run in a subprocess; print one JSON line)
 # ---------------------------------------------------------------------------------------------
 def random_data(n, k, n_parts=4, n_classes=3, seed=0):
-    from repro.methods.engine import EncodedData
+    from repro.methods.core.engine import EncodedData
 
     rng = np.random.default_rng(seed)
     tables = [np.log(rng.dirichlet(np.ones(n_parts), size=n_classes).T) for _ in range(k)]
@@ -62,7 +62,7 @@ def numpy_peer(w, data, costs, lam, p, delta):
     """CR and gradient in plain NumPy (the peer): per-variable gathers, logsumexp."""
     from scipy.special import logsumexp
 
-    from repro.methods.hue2024_criteria import fc_penalty
+    from repro.methods.hue2024.wnb_opt_criterion import fc_penalty
 
     cols = [data.table[data.offsets[k] + data.codes[k].astype(np.int64)] for k in range(w.size)]
     S = data.log_prior[None, :] + sum(wk * c for wk, c in zip(w, cols))
@@ -85,7 +85,7 @@ def best_of(fn, repeats=5):
 
 
 def worker_evaluation(n, k):
-    from repro.methods.hue2024_criteria import hue2024_criterion, negative_log_likelihood
+    from repro.methods.hue2024.wnb_opt_criterion import hue2024_criterion, negative_log_likelihood
 
     small = random_data(50, 3, seed=1)
     hue2024_criterion(np.full(3, 0.5), small.codes, small.offsets, small.table,

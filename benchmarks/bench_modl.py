@@ -29,8 +29,8 @@ from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 
 from repro.datasets.generators import waveform_noise
-from repro.methods.fractional import KhiopsFractionalNaiveBayes
-from repro.preprocessing.discretizers import MODLDiscretizer
+from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes
+from repro.preprocessing.modl.estimators import MODLDiscretizer
 
 
 def auc(y, P, classes):

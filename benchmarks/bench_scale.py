@@ -13,7 +13,7 @@ Shapes:
   ``bench_hue2024.py``.
 
 For each shape: ``fnb_khiops`` with ``n_jobs=1`` and ``n_jobs=2`` and Khiops
-(:class:`repro.methods.khiops_peer.KhiopsPeerClassifier`, i.e. ``KhiopsClassifier(n_trees=0,
+(:class:`repro.methods.khiops.peer.KhiopsPeerClassifier`, i.e. ``KhiopsClassifier(n_trees=0,
 n_pairs=0)`` on the same encoded data), each fit in a fresh process after a warm-up fit (numba
 kernels loaded, the worker processes of ``n_jobs=2`` started). Every fit reports wall and CPU
 seconds: for ours the process's CPU plus that of its worker processes (psutil), split into
@@ -112,11 +112,11 @@ def worker(method: str, shape: str, n_constructed: int, n_jobs: int) -> dict:
     X, y = load_shape(shape, n_constructed)
     Xi, yi = load_iris(return_X_y=True)
     if method == "khiops":
-        from repro.methods.khiops_peer import KhiopsPeerClassifier
+        from repro.methods.khiops.peer import KhiopsPeerClassifier
 
         make = KhiopsPeerClassifier
     else:
-        from repro.methods.fractional import KhiopsFractionalNaiveBayes
+        from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes
 
         def make():
             return KhiopsFractionalNaiveBayes(n_jobs=n_jobs)
@@ -161,7 +161,7 @@ def worker(method: str, shape: str, n_constructed: int, n_jobs: int) -> dict:
 def profile_preparation(shape: str, n_constructed: int, top: int = 18) -> str:
     """cProfile of one serial fnb_khiops fit: the stages of the preparation and the functions
     with the most own time, in CPU seconds."""
-    from repro.methods.fractional import KhiopsFractionalNaiveBayes
+    from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes
 
     X, y = load_shape(shape, n_constructed)
     KhiopsFractionalNaiveBayes().fit(

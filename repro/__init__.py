@@ -26,9 +26,9 @@ _API = {
     "load_dataset": "repro.datasets",
     "list_datasets": "repro.datasets",
     "Dataset": "repro.datasets",
-    "WeightedNaiveBayes": "repro.methods.base",
-    "CMANaiveBayes": "repro.methods.averaging",  # the name SPEC §1 uses for SNB(CMA)
-    "BERThreshold": "repro.methods.threshold",
+    "WeightedNaiveBayes": "repro.methods.core.base",
+    "CMANaiveBayes": "repro.methods.boulle2007.averaging",  # the name SPEC §1 uses for SNB(CMA)
+    "BERThreshold": "repro.methods.boulle2007.threshold",
     "FeatureConstruction": "repro.datasets.construction",
 }
 

@@ -112,7 +112,7 @@ def _dataset_keys(name: str) -> tuple[list[str], list[str]]:
 
     from repro.config import CONF_DIR
     from repro.datasets import get_entry
-    from repro.datasets.catalog import COMMON_PARAMS
+    from repro.datasets.entries import COMMON_PARAMS
 
     entry = get_entry(name)
     yaml = CONF_DIR / "dataset" / f"{entry.name}.yaml"

@@ -85,7 +85,7 @@ def experiment_names() -> list[str]:
 def register_dataset_configs() -> None:
     """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists),
     with its generator parameters as keys: ``dataset=waveform dataset.n_samples=1000``."""
-    from repro.datasets.catalog import catalog
+    from repro.datasets.entries import catalog
 
     store = ConfigStore.instance()
     conf_dir = CONF_DIR / "dataset"

@@ -231,9 +231,9 @@ def build_method(config: dict, method_id: str = "method"):
     """Instantiate an estimator from a method configuration; unknown parameters are an error.
 
     A wrapper of a registry method (parameters ``method``, a registry id, and ``params``, as
-    :class:`~repro.methods.tuning.TunedClassifier`) passes the keys it does not have itself to
-    its inner method through ``params``: ``bma_nb_tuned`` with ``gaussian=weka`` fits every grid
-    point of ``bma_nb`` with ``gaussian="weka"``.
+    :class:`~repro.methods.wu2015.tuning.TunedClassifier`) passes the keys it does not have
+    itself to its inner method through ``params``: ``bma_nb_tuned`` with ``gaussian=weka`` fits
+    every grid point of ``bma_nb`` with ``gaussian="weka"``.
     """
     config = dict(config)
     config.setdefault("_convert_", "all")

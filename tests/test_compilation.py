@@ -12,7 +12,7 @@ from repro.compilation import PACKAGE_ROOT, user_cache_dir
 #: compiles (or loads) one small kernel and reports where numba cached it and whether it hit
 PROBE = """
 import json, numpy as np
-from repro.methods.criteria import softmax_nll
+from repro.methods.core.criteria import softmax_nll
 softmax_nll(np.zeros((3, 2)), np.zeros((3, 2)), np.array([0, 1, 0]))
 stats = softmax_nll.stats
 print(json.dumps({"path": stats.cache_path, "hits": sum(stats.cache_hits.values()),
@@ -48,7 +48,7 @@ def test_a_fresh_copy_of_the_package_loads_the_kernels_compiled_by_another(tmp_p
     cache = tmp_path / "cache"
     first = _probe(PACKAGE_ROOT.parent, {"REPRO_CACHE_DIR": str(cache)})
     assert Path(first["path"]).is_relative_to(cache / "numba")  # not the checkout's __pycache__
-    assert "methods/criteria-" in first["path"]
+    assert "methods/core/criteria-" in first["path"]
     assert first["misses"] == 1 and first["hits"] == 0
     # a clone elsewhere: other path, other modification times, same content → a cache hit
     clone = tmp_path / "clone"

@@ -20,7 +20,7 @@ from repro.registry import (
 )
 from repro.report.tables import comparison_table
 
-NB = "repro.methods.modl_nb.MODLNaiveBayes"
+NB = "repro.methods.plain.modl_nb.MODLNaiveBayes"
 
 
 @pytest.fixture
@@ -91,7 +91,7 @@ def test_refused_configs(tmp_path):
     with pytest.raises(ValueError, match="does not import"):
         register_method("mine", {"_target_": "no_such_module.Classifier"})
     with pytest.raises(ValueError, match="does not import"):
-        register_method("mine", {"_target_": "repro.methods.modl_nb.NoSuchClass"})
+        register_method("mine", {"_target_": "repro.methods.plain.modl_nb.NoSuchClass"})
     with pytest.raises(ValueError, match="not a scikit-learn estimator"):
         register_method("mine", {"_target_": "collections.OrderedDict"})
     with pytest.raises(ValueError, match="has no _target_"):

@@ -3,11 +3,12 @@
 Modules: ``dataset`` (the Dataset container, type coercion, SPEC §11 checks), ``generators``
 (waveform, LED, twonorm, Madelon-like), ``local`` (Parquet/ARFF/CSV files of a data directory),
 ``sklearn_source`` (scikit-learn's bundled sets), ``openml_source`` (OpenML by id with a Parquet
-cache), ``catalog`` (names → sources, metadata). Command line: ``python -m repro.datasets``.
+cache), ``entries`` (the catalog: names → sources, metadata; :func:`catalog` returns it).
+Command line: ``python -m repro.datasets``.
 """
 
-from .catalog import Entry, catalog, get_entry, list_datasets, load_dataset
 from .dataset import Dataset, DatasetUnavailableError, validate_frame
+from .entries import Entry, catalog, get_entry, list_datasets, load_dataset
 from .openml_source import default_cache_dir
 from .openml_source import download as _download
 

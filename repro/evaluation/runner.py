@@ -206,7 +206,7 @@ class Cell:
 def catalog_key(dataset) -> str:
     """Directory key of a data set: its name, plus the generator parameters that differ from the
     catalog defaults (``waveform__n_samples=600``); data sets outside the catalog: the name."""
-    from repro.datasets.catalog import catalog
+    from repro.datasets.entries import catalog
 
     entry = catalog().get(dataset.name)
     defaults = entry.params if entry is not None else {}

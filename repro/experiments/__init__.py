@@ -13,7 +13,7 @@ and figures from them without refitting.
 - :mod:`repro.experiments.wu2015`: Figure 2 (accuracy against K and N; the dna substitute
   offline).
 - :mod:`repro.experiments.vidaurre2012`: the selected-variables artefact hook of Tables 1–2
-  (their sweeps are plain method × data set grids); :mod:`repro.experiments.vidaurre2012_figures`:
+  (their sweeps are plain method × data set grids); :mod:`repro.experiments.vidaurre2012`:
   the illustrative studies of Figs 1–6.
 - :mod:`repro.experiments.khiops_agreement`: ``fnb_khiops`` against Khiops 11, one unit per data
   set (every bundled data set with a nominal variable); :mod:`repro.experiments.khiops_grouping`:

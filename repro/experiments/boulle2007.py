@@ -49,7 +49,7 @@ from repro.evaluation.runner import (
     run_unit,
 )
 from repro.experiments.common import log, results_root, run_options, section
-from repro.methods.threshold import BERThreshold, balanced_error_rate
+from repro.methods.boulle2007.threshold import BERThreshold, balanced_error_rate
 from repro.registry import make_method
 
 WAVEFORM_METHODS = ("nb", "snb_acc", "snb_auc", "snb_map", "snb_bma", "snb_cma")

@@ -41,10 +41,10 @@ from repro.datasets import load_dataset
 from repro.evaluation.protocols import get_protocol
 from repro.evaluation.runner import FoldData, make_cell, run_cell
 from repro.experiments.common import log, run_options, section
-from repro.methods.checks import check_predict_input
-from repro.methods.engine import EncodedData
-from repro.methods.hue2024_criteria import fc_penalty, negative_log_likelihood
-from repro.methods.khiops_prepared import KhiopsPreparedNaiveBayes
+from repro.methods.core.checks import check_predict_input
+from repro.methods.core.engine import EncodedData
+from repro.methods.hue2024.wnb_opt_criterion import fc_penalty, negative_log_likelihood
+from repro.methods.khiops.prepared import KhiopsPreparedNaiveBayes
 
 #: CR(w) of eq. 11 recorded for every fold at the paper's final settings (§4.3: λ = 0.25,
 #: p = 0.95; δ as ``wnb_opt``'s default). Fixed here, not configurable: the artefacts of the

@@ -7,7 +7,8 @@ data set with a nominal variable (:data:`NOMINAL_DATASETS`, issue 11 §1). For e
 variable by variable, the MODL partition (interval bounds, or value groups restricted to the values
 Khiops keeps), the class counts of its parts, the Level, the set of informative variables, the SNB
 weights and the test probabilities. The oracle tests
-(``tests/test_khiops_oracle.py``) assert on these comparisons; :func:`agreement_study` (``python
+(``tests/methods/test_khiops_oracle.py``) assert on these comparisons; :func:`agreement_study`
+(``python
 -m repro experiment=khiops_agreement``) writes one record unit per data set, from which ``python
 -m repro.report experiment=khiops_agreement`` writes the table (:mod:`repro.report.figures.khiops`).
 
@@ -31,7 +32,7 @@ from repro.datasets.local import resolve_data_dir
 from repro.evaluation.records import record_frame, unit_hash
 from repro.evaluation.runner import run_unit
 from repro.experiments.common import log, results_root, run_options, section
-from repro.methods.khiops_peer import khiops_snb_weights
+from repro.methods.khiops.peer import khiops_snb_weights
 
 #: data sets with numeric variables only (the first agreement table)
 NUMERIC_DATASETS = ["waveform", "breast_cancer", "wine", "pima", "vehicle"]
@@ -195,7 +196,7 @@ def fit_both(name: str) -> dict:
     """Fit Khiops and ``fnb_khiops`` on the training part of ``name``; everything compared."""
     from khiops.sklearn import KhiopsClassifier
 
-    from repro.methods.fractional import KhiopsFractionalNaiveBayes
+    from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes
 
     Xtr, Xte, ytr, yte = split(name)
     t0 = time.perf_counter()

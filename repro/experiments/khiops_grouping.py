@@ -4,7 +4,7 @@
 On the data of :mod:`repro.experiments.khiops_agreement` (every bundled data set with a nominal
 variable, sets over 6000 rows on a seeded 6000-row sample, the stratified 70/30 split of
 KHIOPS_NOTES §8), Khiops is fit on all the columns and each nominal column is grouped by
-:class:`repro.preprocessing.discretizers.MODLGrouper` (``variant="khiops"``, the same number of
+:class:`repro.preprocessing.modl.estimators.MODLGrouper` (``variant="khiops"``, the same number of
 variables, hence the same attribute cost). A variable disagrees when the class counts of the parts
 differ (as multisets) or the Levels differ by more than :data:`LEVEL_TOL`.
 
@@ -26,7 +26,7 @@ from repro.experiments.khiops_agreement import (
     part_counts,
     split,
 )
-from repro.preprocessing.discretizers import MODLGrouper
+from repro.preprocessing.modl.estimators import MODLGrouper
 
 
 def khiops_fit(X: pd.DataFrame, y: pd.Series):

@@ -6,8 +6,10 @@ removed", vidaurre2012 §2). Eq. (13) of the paper interpolates between the two:
 
     Ω_i(α) = α·Ω_i^(1) + (1 − α)·Ω_i^(0),      α ∈ [0, 1]                              (eq. 13)
 
-forward stagewise NB (Algorithm 1, :mod:`repro.methods.stagewise`) moves α_i up in steps of ε,
-and the L1/L2-regularised NB (§3.2, :mod:`repro.methods.group_lasso`) line-searches α_i for the
+forward stagewise NB (Algorithm 1, :mod:`repro.methods.vidaurre2012.stagewise`) moves α_i up in
+steps of ε,
+and the L1/L2-regularised NB (§3.2, :mod:`repro.methods.vidaurre2012.group_lasso`) line-searches
+α_i for the
 group-lasso objective, whose penalty along the path is ‖Ω_i(α) − Ω_i^(0)‖₂ = α·‖Ω_i^(1) − Ω_i^(0)‖₂.
 Both use the per-variable models of this module; discrete and continuous predictors mix freely.
 
@@ -35,7 +37,7 @@ uninformative (``informative_`` False): all its rows are zeros.
 Besides ``log_likelihood(x, alpha)`` (n × J), each model gives, for the searches,
 
 - ``training_column(x)``: the predictor's training column as ``codes`` (N,) into log tables
-  ``tables(alphas)`` (T × rows × J), the shape of :class:`repro.methods.engine.EncodedData`
+  ``tables(alphas)`` (T × rows × J), the shape of :class:`repro.methods.core.engine.EncodedData`
   (a discrete model: its parts plus a zero row; a Gaussian: one row per instance);
 - ``loglik(alphas)`` and ``dloglik(alphas)``: ℓ_i(α) = Σ_r log P(x_ri | y_r; Ω_i(α)), the
   predictor's term of the joint log-likelihood log L (eq. 1), and its derivative in α, from

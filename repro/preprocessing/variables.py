@@ -2,7 +2,7 @@
 class-independent ``P(x_k)`` of a variable removed from the model.
 
 A variable model is fitted on one encoded column ``x`` (float64: numeric value, or category code
-with NaN = missing and −1 = unseen, see :mod:`repro.methods.encoding`) and the class indices
+with NaN = missing and −1 = unseen, see :mod:`repro.methods.core.encoding`) and the class indices
 ``y`` ∈ {0..J−1}. ``log_likelihood(x)`` returns the (n × J) matrix log P(x_i | y = j); a row of
 zeros means "no information" (a missing value or an unseen category that the model ignores), which
 leaves the naive Bayes score unchanged.
@@ -121,7 +121,7 @@ class PartitionModel(VariableModel):
         """The end of :meth:`fit` once ``partition`` is fitted and the training codes counted:
         ``counts`` = their contingency table (int64, ``n_parts_`` × J), ``n_total`` = N,
         ``has_missing``: whether the training column holds missing values. (The compiled
-        discretization of blocks of columns, :mod:`repro.preprocessing.modl_batch`, counts the
+        discretization of blocks of columns, :mod:`repro.preprocessing.modl.batch`, counts the
         codes itself.)"""
         self._set_parts(has_missing)
         return self._set_table(counts, n_total)

@@ -1,0 +1,126 @@
+"""``fsnb``: forward stagewise naive Bayes (vidaurre2012 §5, Algorithm 1; model selection §6).
+
+The estimator orchestrates: the interpolated per-variable models are
+:mod:`repro.preprocessing.interpolation`, the search and the AIC
+:mod:`repro.methods.vidaurre2012.stagewise`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+
+from repro.methods.core.checks import check_int, check_real
+from repro.methods.vidaurre2012.interpolated import InterpolatedNaiveBayes
+from repro.methods.vidaurre2012.stagewise import forward_stagewise
+
+
+class ForwardStagewiseNaiveBayes(InterpolatedNaiveBayes):
+    """Forward stagewise naive Bayes (fsNB) of Vidaurre, Bielza & Larrañaga (2012).
+
+    Every predictor starts removed (α_i = 0, Ω_i = Ω_i^(0)). Each iteration tries, for every
+    predictor with α_i < 1 and t = 1..v, the model with α_i + t·ε (capped at 1), and moves the
+    (i, t) with the lowest training 0/1 error (ties: lowest training log-loss, then lowest i,
+    then lowest t; SPEC §4.7). Every visited model is recorded; the fitted model is the recorded
+    one with minimal AIC = −(2/N)Σ_r log P(y_r | x_r) + 2d/N, d = #{α_i > 0} (§6, eq. 14). A
+    candidate costs O(N·J) (one column of the score matrix is swapped,
+    :func:`repro.methods.vidaurre2012.stagewise.table_candidates`).
+
+    Parameters
+    ----------
+    epsilon : float in (0, 1], default 0.025
+        Step ε (the paper's value, §7.1).
+    n_steps : int ≥ 1, default 20
+        v, the number of multiples of ε tried per predictor and iteration (§5, §7.1).
+    patience : int ≥ 1 or None, default 5
+        Early stopping (§5: "stop the procedure early if the training error has not improved
+        during a certain number of iterations"): stop after ``patience`` consecutive iterations
+        whose model has no lower training error than the best so far; None runs until every
+        α_i = 1. The paper uses early stopping in every experiment (§7) but does not give the
+        number; it reports the mean number of model evaluations (candidates (i, t)) per fsNB run:
+        6732.25 over its synthetic scenarios (§7.1), 905.4 on diabetes (§7.2). With 5, our
+        fsNB makes 6701.6 evaluations per run over the 4 × 100 runs of ``vidaurre2012_table1``
+        (patience 1: about 3400) and has a lower test error on all four scenarios (DR .085
+        against .098 with patience 1; paper .070); on diabetes it makes more evaluations than
+        the paper (2070–2190 with 5, 1100–1180 with 1, against 905.4) and on the synthetic
+        scenarios it selects more predictors (8.0–10.5 with 5, 5.8–7.3 with 1, paper 5.3–6.6).
+        The §7.1 count, matched within 0.5%, decides: 5.
+    alpha, ddof, var_smoothing, categorical_features : as
+        :class:`repro.methods.vidaurre2012.interpolated.InterpolatedNaiveBayes` (defaults 1.0, 0,
+        1e-9)
+
+    Attributes
+    ----------
+    alphas_ : ndarray (K,), α of the selected model; weights_ : the same
+    selected_ : α_i > 0; n_selected_features_ : int
+    fit_report_ : dict
+        ``trace``: DataFrame, one row per visited model (step 0 = all α = 0): ``step``,
+        ``variable`` (column index, −1 at step 0), ``feature``, ``t``, ``alpha`` (the moved
+        predictor's new α), ``errors``, ``error`` (training 0/1 error rate), ``nll``
+        (−Σ log P(y|x)), ``log_loss`` (nll/N), ``Q`` (the paper's deviance 2·nll/N), ``d``,
+        ``aic``, ``n_evaluations`` (cumulative), ``alphas`` (the α vector);
+        ``alpha_path`` (steps+1 × K); ``best_step``; ``criterion`` (minimal AIC);
+        ``n_evaluations``; ``n_iterations``; ``stop`` ("early_stopping" or "all_included").
+
+    References
+    ----------
+    D. Vidaurre, C. Bielza, P. Larrañaga. Forward stagewise naive Bayes. Progress in Artificial
+    Intelligence 1, 57–69, 2012.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> ForwardStagewiseNaiveBayes().fit(X, y).score(X, y) > 0.9
+    True
+    """
+
+    def __init__(
+        self,
+        epsilon=0.025,
+        n_steps=20,
+        patience=5,
+        alpha=1.0,
+        ddof=0,
+        var_smoothing=1e-9,
+        categorical_features="auto",
+    ):
+        super().__init__(alpha, ddof, var_smoothing, categorical_features)
+        self.epsilon = epsilon
+        self.n_steps = n_steps
+        self.patience = patience
+
+    def _check_params(self):
+        super()._check_params()
+        check_real("epsilon", self.epsilon, low=0, high=1, low_open=True)
+        check_int("n_steps", self.n_steps, 1)
+        check_int("patience", self.patience, 1, allow_none=True)
+
+    def _fit_alphas(self, columns, candidates, y):
+        start = time.perf_counter()
+        result = forward_stagewise(
+            columns,
+            self.class_log_prior_,
+            y,
+            epsilon=self.epsilon,
+            n_steps=self.n_steps,
+            patience=self.patience,
+            candidates=candidates,
+        )
+        names = self._feature_names()
+        trace = pd.DataFrame(result.trace)
+        trace.insert(2, "feature", [names[v] if v >= 0 else None for v in trace["variable"]])
+        trace["alphas"] = list(result.alpha_path)
+        self.fit_report_.update(
+            trace=trace,
+            alpha_path=result.alpha_path,
+            best_step=result.best_step,
+            criterion=float(result.trace[result.best_step]["aic"]),
+            criterion_name="aic",
+            n_evaluations=result.n_evaluations,
+            n_iterations=len(result.trace) - 1,
+            stop=result.stop,
+            search_time=time.perf_counter() - start,
+        )
+        return result.alphas

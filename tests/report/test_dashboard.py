@@ -1,0 +1,381 @@
+"""``python -m repro.report all``: the results dashboard (repro.report.dashboard) on the committed
+results: one row per experiment config and per benchmark, counts checked against values computed
+here from the files, the consistency failures, links and figures (in Python, and in headless
+Chromium when installed), and the committed results/README.md + index.html up to date."""
+
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from repro.report.__main__ import main
+from repro.report.dashboard import (
+    BENCHMARKS,
+    DashboardError,
+    benchmark_rows,
+    check_consistency,
+    collect,
+    dashboard_configs,
+    generated_claims,
+    git_date,
+    render_html,
+    render_markdown,
+    update_dashboard,
+    write_dashboard,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "results"
+CONF = ROOT / "conf" / "experiment"
+
+
+@pytest.fixture(scope="module")
+def configs():
+    return dashboard_configs()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, configs):
+    """The dashboard of the committed results, written into a temporary folder."""
+    out = tmp_path_factory.mktemp("dashboard")
+    dashboard = collect(RESULTS, figures_dir=out, configs=configs)
+    write_dashboard(dashboard, RESULTS, out)
+    return dashboard, out
+
+
+def row_of(dashboard, name):
+    (row,) = [r for r in dashboard["experiments"] if r["experiment"] == name]
+    return row
+
+
+def datasets_with_records(folder: Path) -> set[str]:
+    return {p.parent.name for p in folder.rglob("*.parquet") if ".parts" not in p.parent.name}
+
+
+def test_one_row_per_experiment_config_and_benchmark(built):
+    dashboard, out = built
+    configs = {p.stem for p in CONF.glob("*.yaml")}
+    templates = {
+        p.stem for p in CONF.glob("*.yaml") if "dashboard: false" in p.read_text()
+    }  # example_baselines
+    assert templates == {"example_baselines"}
+    names = [r["experiment"] for r in dashboard["experiments"]]
+    assert sorted(names) == sorted(configs - templates)
+    readme = (out / "README.md").read_text()
+    rows = re.findall(r"^\| \*\*(\w+)\*\*", readme, flags=re.MULTILINE)
+    assert sorted(rows) == sorted(configs - templates)
+    logs = sorted(p.stem for p in (RESULTS / "benchmarks").glob("*.txt"))
+    assert [b["benchmark"] for b in dashboard["benchmarks"]] == logs
+    html_page = (out / "index.html").read_text()
+    for name in configs - templates:
+        assert f"<b>{name}</b>" in html_page
+    for log in logs:
+        assert f"benchmarks/{log}.txt" in readme and f"benchmarks/{log}.txt" in html_page
+
+
+def test_boulle2007_table4_data_sets(built):
+    """Two generated stand-ins ran; the paper's ten challenge sets are all missing."""
+    row = row_of(built[0], "boulle2007_table4")
+    used = datasets_with_records(RESULTS / "boulle2007_table4")
+    assert used == {"madelon_like+1000F2D", "waveform_noise+1000F2D"}
+    challenge = ["arcene", "dexter", "dorothea", "gisette", "madelon"]
+    challenge += ["ada", "gina", "hiva", "nova", "sylva"]
+    assert (row["used"], row["published"]) == (2, 10)
+    assert row["substitutes"] == sorted(used)
+    assert row["missing"] == sorted(challenge)
+
+
+def test_boulle2007_table3_data_sets_and_values(built):
+    row = row_of(built[0], "boulle2007_table3")
+    assert row["used"] == len(datasets_with_records(RESULTS / "boulle2007_table3")) == 25
+    # the 25 of the sweep + the 5 OpenML-only sets of the paper's Table 1
+    assert row["published"] == 30
+    assert row["missing"] == ["hepatitis", "horsecolic", "hypothyroid", "sickeuthyroid", "thyroid"]
+    reported = pd.read_csv(ROOT / "experiments" / "boulle2007" / "reported.csv")
+    table3 = reported[reported["table"] == "Table 3"]
+    assert row["values"]["published"] == len(table3) == 78
+    assert row["values"]["compared"] == 78  # every method ran on every data set
+    # means within the spread of the published means (the number REPRODUCTION.md states)
+    text = (RESULTS / "boulle2007_table3" / "REPRODUCTION.md").read_text()
+    within, means = re.search(r"(\d+) of (\d+) within the paper's own spread", text).groups()
+    assert (row["values"]["within"], row["values"]["with_spread"]) == (int(within), int(means))
+
+
+def test_wu2015_table2_published_values(built):
+    """Published errors against 1 − the mean test accuracy, within the published 95% CI."""
+    row = row_of(built[0], "wu2015_table2")
+    reported = pd.read_csv(ROOT / "experiments" / "wu2015" / "reported.csv")
+    values = reported[~reported["metric"].str.endswith("_ci95")]
+    assert row["values"]["published"] == len(values) == 152
+    folder = RESULTS / "wu2015_table2"
+    acc = {}
+    for path in folder.rglob("*.parquet"):
+        frame = pq.read_table(path, columns=["split", "metric", "value"]).to_pandas()
+        test = frame[(frame["split"] == "test") & (frame["metric"] == "accuracy")]
+        acc[(path.stem, path.parent.name)] = 1 - test["value"].mean()
+    errors = reported[reported["metric"] == "error"].set_index(["method", "dataset"])["value"]
+    ci = reported[reported["metric"] == "error_ci95"].set_index(["method", "dataset"])["value"]
+    compared = [k for k in errors.index if k in acc]
+    assert len(compared) == 14 * 4  # 15 offline sets, lymph_binary is not the paper's lymph
+    assert row["values"]["compared"] == len(compared)
+    within = sum(abs(acc[k] - errors[k]) <= ci[k] for k in compared)
+    assert (row["values"]["within"], row["values"]["with_spread"]) == (within, len(compared))
+    assert row["substitutes"] == ["lymph_binary"]
+    assert row["missing"] == ["anneal", "audiology", "hepatitis", "sick"]
+
+
+def test_run_date_and_revision_from_the_records(built):
+    row = row_of(built[0], "boulle2007_table4")
+    frames = [
+        pq.read_table(p, columns=["timestamp", "git_revision"]).to_pandas()
+        for p in (RESULTS / "boulle2007_table4").rglob("*.parquet")
+    ]
+    stamps = pd.concat(frames)
+    latest = stamps.loc[stamps["timestamp"] == stamps["timestamp"].max()]
+    assert row["date"] == stamps["timestamp"].max()[:10] == "2026-11-23"
+    assert row["revision"] == latest["git_revision"].iloc[0]
+
+
+def test_run_date_from_git_without_records(tmp_path):
+    """A folder without records: the last commit touching it; outside git: unknown."""
+    date, revision = git_date(RESULTS / "benchmarks")
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) and re.fullmatch(r"[0-9a-f]{7,}", revision)
+    assert git_date(tmp_path) == ("unknown", "unknown")
+
+
+def test_claims_from_configs_and_generated_reports(built):
+    dashboard = built[0]
+    # transcribed into the config (experiments/hue2024/README.md)
+    cfg = yaml.safe_load((CONF / "hue2024_fig7to11.yaml").read_text())
+    listed = cfg["report"]["claims"]
+    row = row_of(dashboard, "hue2024_fig7to11")
+    assert len(row["claims"]) == len(listed) == 8
+    assert sum(c["verdict"] == "holds" for c in row["claims"]) == 6
+    # generated: vidaurre2012 Figure 1's three "**for**" items
+    text = (RESULTS / "vidaurre2012_fig1" / "REPRODUCTION.md").read_text()
+    row = row_of(dashboard, "vidaurre2012_fig1")
+    assert len(row["claims"]) == text.count(": **for**") == 3
+    assert {c["verdict"] for c in row["claims"]} == {"holds"}
+    # generated: elovaara2008's claims table (holds = yes / no)
+    text = (RESULTS / "elovaara2008_fig1" / "REPRODUCTION.md").read_text()
+    row = row_of(dashboard, "elovaara2008_fig1")
+    assert sum(c["verdict"] == "holds" for c in row["claims"]) == text.count("| yes |")
+    assert sum(c["verdict"] == "does not hold" for c in row["claims"]) == text.count("| no |")
+    assert len(row["claims"]) == 14
+
+
+def test_generated_claims_parser():
+    text = "\n".join(
+        [
+            "# Title",
+            "1. Not under a claims heading: **for** — ignored.",
+            "## Claims checked",
+            "1. Noise hurts (A > B): **for** — p = 0.01.",
+            "- Panel b — the minimum is inside: **against**. More text.",
+            "2. Within the noise: **not shown** — p = 0.3.",
+            "",
+            "| claim | where | ours | holds |",
+            "|---|---|---|---|",
+            "| X is best | §5 | 3 of 9 | no |",
+            "| Y is fast | §6 | 2 s | yes |",
+        ]
+    )
+    claims = generated_claims(text, "f/REPRODUCTION.md")
+    assert [(c["claim"], c["verdict"]) for c in claims] == [
+        ("X is best", "does not hold"),
+        ("Y is fast", "holds"),
+        ("Noise hurts (A > B)", "holds"),
+        ("Panel b — the minimum is inside", "does not hold"),
+        ("Within the noise", "not testable"),
+    ]
+    assert claims[0]["where"] == "f/REPRODUCTION.md, §5"
+    with pytest.raises(DashboardError, match="verdict 'maybe'.*valid: yes, no"):
+        generated_claims("| claim | holds |\n|---|---|\n| Z | maybe |", "g")
+
+
+def test_bayesian_comparison_of_the_reference(built):
+    dashboard, out = built
+    row = row_of(dashboard, "wu2015_table2")
+    bayes = row["bayesian"]
+    assert (bayes["reference"], bayes["metric"]) == ("bma_nb_tuned", "accuracy")
+    assert [r["method"] for r in bayes["rows"]] == ["nb_laplace", "lr_tuned", "svm_tuned"]
+    assert bayes["n_datasets"] == len(datasets_with_records(RESULTS / "wu2015_table2")) == 15
+    for r in bayes["rows"]:
+        total = r["p_reference_better"] + r["p_equivalent"] + r["p_other_better"]
+        assert total == pytest.approx(1, abs=2e-3)  # three probabilities rounded to 3 decimals
+    assert (out / bayes["figure"]).stat().st_size > 0
+    with_bayes = {r["experiment"] for r in dashboard["experiments"] if r["bayesian"]}
+    with_key = {p.stem for p in CONF.glob("*.yaml") if "  bayesian:" in p.read_text()}
+    assert with_bayes == with_key
+
+
+def test_benchmark_headline_ratios(tmp_path):
+    """The latest headline of each log, as printed there."""
+    ratios = {b["benchmark"]: b["ratio"] for b in benchmark_rows(RESULTS)}
+    assert set(ratios) == set(BENCHMARKS)
+    assert ratios["bench_histograms"] == 4.9  # nb_mdlh wall / Gaussian, letter
+    assert ratios["bench_modl"] == 0.147  # N = 5000, K = 40, not the later N = 20000 run
+    assert ratios["bench_scale"] == 0.121  # shape (b), the last of two n_jobs=1 lines
+    assert ratios["bench_fsnb"] == 3.69  # p = 2000
+    assert ratios["bench_bma_nb"] == 1.20
+    text = (RESULTS / "benchmarks" / "bench_snb_scale.txt").read_text()
+    per_core = re.findall(r"(\S+) per core \(goal", text)  # one line per K, the largest last
+    assert ratios["bench_snb_scale"] == float(per_core[-1])
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "bench_new.txt").write_text("speed-up 3x\n")
+    with pytest.raises(DashboardError, match="bench_new.txt.*add it to"):
+        benchmark_rows(tmp_path)
+    (tmp_path / "benchmarks" / "bench_new.txt").rename(tmp_path / "benchmarks" / "bench_modl.txt")
+    with pytest.raises(DashboardError, match="matches nothing"):
+        benchmark_rows(tmp_path)
+
+
+def linked_results(tmp_path, leave_out=()) -> Path:
+    """A results folder of symbolic links to the committed folders (without ``leave_out``)."""
+    results = tmp_path / "results"
+    results.mkdir()
+    for folder in RESULTS.iterdir():
+        if folder.is_dir() and folder.name not in leave_out and folder.name != "dashboard":
+            (results / folder.name).symlink_to(folder, target_is_directory=True)
+    return results
+
+
+def test_a_config_without_results_fails(tmp_path, capsys):
+    results = linked_results(tmp_path, leave_out=("wu2015_fig2",))
+    assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 1
+    err = capsys.readouterr().err
+    assert "config(s) with no results folder" in err and "wu2015_fig2" in err
+    assert not (tmp_path / "out").exists()
+    assert main(["all", "nosuch=1"]) == 2
+
+
+def test_a_results_folder_without_config_fails(tmp_path, configs):
+    results = linked_results(tmp_path)
+    (results / "nosuch_fig9").mkdir()
+    # the main job's folder is not an experiment's: allowed (CI made it before the suite)
+    (results / "default").mkdir(exist_ok=True)
+    with pytest.raises(DashboardError, match=r"no experiment config names: nosuch_fig9 \("):
+        check_consistency(results, configs)
+    (results / "nosuch_fig9").rmdir()
+    check_consistency(results, configs)  # hue2024_cells: the store its configs name
+
+
+def test_the_report_of_an_experiment_refreshes_the_dashboard(tmp_path, monkeypatch):
+    """generate_report into the default results folder calls the dashboard's update; here the
+    folder holds one experiment, so the dashboard is refused with a warning, the report kept."""
+    from repro.report.generate import generate_report
+
+    shutil.copytree(RESULTS / "vidaurre2012_fig6", tmp_path / "results" / "vidaurre2012_fig6",
+                    ignore=shutil.ignore_patterns("*.md", "*.png", "*.pdf", "*.csv"))  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    with pytest.warns(UserWarning, match="dashboard not regenerated: experiment config"):
+        written = generate_report("vidaurre2012_fig6")
+    assert Path("results", "vidaurre2012_fig6", "REPRODUCTION.md") in written
+    assert not (tmp_path / "results" / "README.md").exists()
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.targets, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.targets += [attrs[k] for k in ("href", "src") if k in attrs]
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+
+
+def test_every_link_resolves(built):
+    _, out = built
+    parser = Links()
+    parser.feed((out / "index.html").read_text())
+    assert len(parser.targets) > 100
+    for target in parser.targets:
+        if target.startswith("#"):
+            assert target[1:] in parser.ids, target
+        else:
+            assert (out / target).is_file(), target
+    readme = (out / "README.md").read_text()
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme)
+    assert len(targets) > 100
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', readme))
+    for target in targets:
+        if target.startswith("#"):
+            assert target[1:] in anchors, target
+        else:
+            assert (out / target).is_file(), target
+
+
+CHECK = """<script>
+window.addEventListener('load', () => {
+  const images = [...document.images];
+  const bad = images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src);
+  const pre = document.createElement('pre');
+  pre.id = 'imagecheck';
+  pre.textContent = JSON.stringify({n: images.length, bad: bad});
+  document.body.appendChild(pre);
+});
+</script>
+</body>"""
+
+
+def test_headless_browser_loads_every_figure(built):
+    browser = next(
+        (
+            shutil.which(b)
+            for b in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(b)
+        ),
+        None,
+    )
+    if browser is None:
+        pytest.skip("no chromium, chromium-browser or google-chrome on PATH (Debian: chromium)")
+    _, out = built
+    page = out / "browser_check.html"  # beside index.html: the same relative links
+    page.write_text((out / "index.html").read_text().replace("</body>", CHECK))
+    proc = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+         "--virtual-time-budget=20000", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    found = re.search(r'<pre id="imagecheck">(.*?)</pre>', proc.stdout)
+    assert found, proc.stderr[-2000:]
+    result = json.loads(found[1].replace("&quot;", '"'))
+    # every PNG of the experiments' folders (a thumbnail each) and the simplex plots
+    folders = {r["folder"] for r in built[0]["experiments"]}
+    pngs = sum(len(list((RESULTS / f).glob("*.png"))) for f in folders)
+    pngs += len(list((out / "dashboard").glob("*.png")))
+    assert result["n"] == pngs
+    assert result["bad"] == []
+
+
+def test_committed_dashboard_is_up_to_date(built):
+    dashboard, out = built
+    assert (RESULTS / "README.md").read_text() == render_markdown(dashboard, RESULTS, RESULTS)
+    assert (RESULTS / "index.html").read_text() == render_html(dashboard, RESULTS, RESULTS)
+    stored = json.loads((RESULTS / "dashboard" / "rows.json").read_text())
+    assert stored == json.loads((out / "dashboard" / "rows.json").read_text())
+    for row in dashboard["experiments"]:
+        if row["bayesian"]:
+            assert (RESULTS / row["bayesian"]["figure"]).is_file()
+
+
+def test_update_recomputes_one_row_to_the_full_result(built, configs, tmp_path):
+    """The report of one experiment (generate_report's hook) rewrites the same dashboard."""
+    dashboard, out = built
+    results = linked_results(tmp_path)
+    (results / "dashboard").mkdir()
+    shutil.copy(out / "dashboard" / "rows.json", results / "dashboard" / "rows.json")
+    written = update_dashboard("vidaurre2012_fig1", results, configs)
+    assert [p.name for p in written] == ["README.md", "index.html", "rows.json"]
+    assert (results / "README.md").read_text() == render_markdown(dashboard, RESULTS, RESULTS)
+    assert (results / "index.html").read_text() == render_html(dashboard, RESULTS, RESULTS)
+    assert update_dashboard("example_baselines", results, configs) == []  # not on it
