@@ -174,20 +174,20 @@ def profile_preparation(shape: str, n_constructed: int, top: int = 18) -> str:
     r, c = model.fit_report_, model.fit_cpu_
     stats = pstats.Stats(pr)
     stages = {
-        ("base.py", "fit_variable_models"): "preparation: every variable model (MODL + table)",
-        ("modl_batch.py", "_fit_khiops"): "  numeric variables, compiled, per block (_fit_khiops)",
+        ("core/base.py", "fit_variable_models"): "preparation: every variable model (MODL + table)",
+        ("modl/batch.py", "_fit_khiops"): "  numeric variables, compiled, per block (_fit_khiops)",
         (
-            "modl_kernels.py",
+            "modl/kernels.py",
             "discretize_khiops_block_serial",
         ): "    the kernel: read, sort, granularities, greedy (discretize_khiops_block_serial)",
         (
-            "discretizers.py",
+            "modl/estimators.py",
             "set_intervals_khiops",
         ): "    costs, levels, human-readable bounds (set_intervals_khiops)",
-        ("discretizers.py", "fit"): "  MODL discretizer/grouper fits one by one (others)",
+        ("modl/estimators.py", "fit"): "  MODL discretizer/grouper fits one by one (others)",
         ("variables.py", "codes"): "  part codes of the training values (PartitionModel.codes)",
-        ("fractional.py", "_optimise"): "weights: FNB optimisation incl. encoding (_optimise)",
-        ("optimisers.py", "halving_coordinate_descent"): "  coordinate descent alone",
+        ("fnb_khiops.py", "_optimise"): "weights: FNB optimisation incl. encoding (_optimise)",
+        ("core/optimisers.py", "halving_coordinate_descent"): "  coordinate descent alone",
     }
     found = dict.fromkeys(stages, 0.0)
     for (file, _line, name), (_cc, _nc, _tt, ct, _callers) in stats.stats.items():

@@ -19,11 +19,9 @@ launcher, SLURM's included: the jobs report to a folder in the sweep's directory
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 import sys
-import traceback
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -233,28 +231,29 @@ def hydra_main(cfg: DictConfig):
 
 
 def _failure_path(cfg: DictConfig):
-    """Where a failed cell leaves its error (removed when the cell later succeeds)."""
-    from pathlib import Path
-
+    """Where a failed cell leaves its error, beside the results of its data set (removed when the
+    cell later succeeds): ``<method>.<hash of the overrides>.error.json``, named from the command
+    line, as the cell may fail before it exists."""
+    from repro.evaluation.cells import catalog_key, failure_path
     from repro.evaluation.records import config_hash
 
     overrides = sorted(HydraConfig.get().overrides.task)
     method = HydraConfig.get().runtime.choices["method"]
-    where = Path(cfg.results_dir) / str(cfg.experiment_name) / str(cfg.dataset.name)
-    return where / f"{method}.{config_hash({'overrides': overrides})}.error.json"
+    key = catalog_key(OmegaConf.to_container(cfg.dataset, resolve=True))
+    name = f"{method}.{config_hash({'overrides': overrides})}"
+    return failure_path(cfg.results_dir, str(cfg.experiment_name), key, name)
 
 
 def _record_failure(cfg: DictConfig, exc: Exception):
-    path = _failure_path(cfg)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "method": HydraConfig.get().runtime.choices["method"],
-        "overrides": list(HydraConfig.get().overrides.task),
-        "error": f"{type(exc).__name__}: {exc}",
-        "traceback": traceback.format_exc(),
-    }
-    path.write_text(json.dumps(payload, indent=2))
-    return path
+    from repro.evaluation.cells import write_failure
+
+    hydra_cfg = HydraConfig.get()
+    return write_failure(
+        _failure_path(cfg),
+        exc,
+        method=hydra_cfg.runtime.choices["method"],
+        overrides=list(hydra_cfg.overrides.task),
+    )
 
 
 def apply_data_path(args: list[str]) -> None:

@@ -82,6 +82,23 @@ def test_parameter_sweep_and_failed_cell_recorded(tmp_path):
     assert proc.returncode == 1 and "2 of 2 cells failed" in proc.stderr  # issue 15
 
 
+def test_a_failed_cell_leaves_its_error_beside_the_results_of_its_data_set(tmp_path):
+    """With generator parameters, the folder is the cell's own (issue 25: not ``waveform/``)."""
+    args = ["-m", "method=nb_ef", "method.n_bins=3,0", "dataset=waveform", "dataset.n_samples=300"]
+    proc = run(args, tmp_path, check=False)
+    assert proc.returncode == 1 and "1 of 2 cells failed" in proc.stderr
+    folder = tmp_path / "results" / "default" / "waveform__n_samples=300"
+    (error,) = folder.glob("*.error.json")
+    assert error.name.startswith("nb_ef.") and "n_bins must be" in error.read_text()
+    assert (folder / "nb_ef__n_bins=3.parquet").is_file()  # the results it lies beside
+    assert sorted(p.name for p in (tmp_path / "results" / "default").iterdir()) == [
+        ".multirun",
+        "waveform__n_samples=300",
+    ]
+    listed = proc.stderr.split("error file: ")[1].splitlines()[0]
+    assert (tmp_path / listed).resolve() == error.resolve()
+
+
 def test_generator_parameters_make_their_own_cell(tmp_path):
     run(["method=nb_gaussian", "dataset=waveform", "dataset.n_samples=600"], tmp_path)
     rec = pd.read_parquet(tmp_path / "results/default/waveform__n_samples=600/nb_gaussian.parquet")

@@ -56,7 +56,7 @@ def test_a_fresh_copy_of_the_package_loads_the_kernels_compiled_by_another(tmp_p
     second = _probe(clone, {"REPRO_CACHE_DIR": str(cache)})
     assert second == {"path": first["path"], "hits": 1, "misses": 0}
     # an edited file is another entry (its content hash changes)
-    criteria = clone / "repro" / "methods" / "criteria.py"
+    criteria = clone / "repro" / "methods" / "core" / "criteria.py"
     criteria.write_text(criteria.read_text() + "\n# edited\n")
     third = _probe(clone, {"REPRO_CACHE_DIR": str(cache)})
     assert third["path"] != first["path"] and third["misses"] == 1

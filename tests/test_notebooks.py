@@ -104,20 +104,21 @@ def cv5_accuracy(method: str, dataset: str) -> float:
     return float(test["value"].mean())
 
 
-def check_ran(nb, seconds: float) -> None:
-    """Every code cell ran, none failed, within the budget."""
+def run_notebook(name: str) -> dict:
+    """Executes ``notebooks/<name>.ipynb``, checks that every code cell ran, none failed, within
+    the budget, and returns its summary."""
+    nb, seconds = execute(name)
     assert not errors(nb)
     assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
     assert seconds < MAX_SECONDS
+    return summary(nb)
 
 
 # One test per notebook (executed once, whatever pytest-xdist's distribution of the tests).
 
 
 def test_quickstart():
-    nb, seconds = execute("quickstart")
-    check_ran(nb, seconds)
-    out = summary(nb)
+    out = run_notebook("quickstart")
     check_quickstart_statistics(out)
     check_quickstart_committed_table3(out)
 
@@ -158,9 +159,7 @@ SMALLEST_TABLE3 = ["iris", "wine", "sonar", "glass", "heart_statlog", "ionospher
 
 
 def test_your_method():
-    nb, seconds = execute("your_method")
-    check_ran(nb, seconds)
-    out = summary(nb)
+    out = run_notebook("your_method")
     check_your_method_table(out)
     check_your_method_weights(out)
     assert not Path(out["workdir"]).exists()  # its temporary folder removed

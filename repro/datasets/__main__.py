@@ -13,6 +13,7 @@ import pandas as pd
 
 from . import fetch, get_entry, list_datasets, load_dataset
 from .dataset import DatasetUnavailableError
+from .exit_codes import exit_code
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,14 +117,7 @@ def main(argv=None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = {"list": _cmd_list, "show": _cmd_show, "fetch": _cmd_fetch}[args.command]
-    try:
-        return command(args)
-    except DatasetUnavailableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    return exit_code(lambda: command(args), (DatasetUnavailableError,))
 
 
 if __name__ == "__main__":

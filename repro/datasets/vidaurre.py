@@ -75,6 +75,7 @@ finite-sample boxplots only).
 from __future__ import annotations
 
 import itertools
+from functools import partial
 from statistics import NormalDist
 
 import numpy as np
@@ -87,6 +88,8 @@ __all__ = [
     "N_STATES",
     "TOY_CPTS",
     "VIDAURRE_CATALOG",
+    "continuous_scenario",
+    "discrete_scenario",
     "scenario_ci",
     "scenario_columns",
     "scenario_cr",
@@ -191,29 +194,56 @@ def scenario_columns(n_noise: int = 10) -> dict[str, list[str]]:
 # --------------------------------------------------------------------------------------------
 # §7.1 scenarios
 # --------------------------------------------------------------------------------------------
-def _discrete_scenario(
-    dataset,
-    redundant,
-    n_samples,
-    n_noise,
-    seed,
-    dirichlet_base,
-    dirichlet_peak,
-    noise_dirichlet,
-    copy_prob,
-    neighbours,
-    redundant_prob,
-    noise_source,
-):
+def _shared_parameters(
+    dataset, n_samples, n_noise, copy_prob, neighbours, redundant_prob, noise_source
+) -> tuple[int, int, float, bool, float, bool]:
+    """The parameters of both kinds of §7.1 world, checked: (n, p3, the copy probability q of V2,
+    whether V2's ends copy V1 and V3 (``adjacent``), the copy probability r of V3, whether each V3
+    predictor copies its own V1 predictor (``noise_source="each"``))."""
     n = check_int(n_samples, "n_samples", dataset, minimum=1)
     p3 = check_int(n_noise, "n_noise", dataset, minimum=0)
-    base = check_float(dirichlet_base, "dirichlet_base", dataset, low=1e-6)
-    peak = check_float(dirichlet_peak, "dirichlet_peak", dataset, low=1e-6)
-    alpha0 = check_float(noise_dirichlet, "noise_dirichlet", dataset, low=1e-6)
     q = check_float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
     neighbours = check_choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
     r = check_float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
     noise_source = check_choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
+    return n, p3, q, neighbours == "adjacent", r, noise_source == "each"
+
+
+def _scenario_values(core, v1, v2_own, v3, q, adjacent) -> tuple[np.ndarray, list[str]]:
+    """The values of V1, V2 (each value of ``v2_own`` copied from a neighbour with probability
+    ``q``, drawn from ``core`` after everything else) and V3 side by side, and their names."""
+    p3 = v3.shape[1]
+    left = v1[:, -1] if adjacent else None
+    right = v3[:, 0] if adjacent and p3 else None
+    v2 = _copy_neighbours(core, v2_own, left, right, q)
+    return np.column_stack([v1, v2, v3]), sum(scenario_columns(p3).values(), [])
+
+
+def discrete_scenario(
+    dataset: str,
+    redundant: bool,
+    *,
+    n_samples: int = 3300,
+    n_noise: int = 10,
+    seed: int | None = 0,
+    dirichlet_base: float = 1.0,
+    dirichlet_peak: float = DIRICHLET_PEAK,
+    noise_dirichlet: float = 1.0,
+    copy_prob: float = 0.5,
+    neighbours: str = "within",
+    redundant_prob: float = 0.9,
+    noise_source: str = "shared",
+):
+    """A §7.1 world of discrete predictors (3 states, see the module docstring): DI (V3
+    irrelevant; ``redundant_prob`` unused, kept so that DI and DR take the same parameters) or,
+    ``redundant``, DR (each V3 predictor a 0.9-copy of a V1 predictor). ``dataset``: the name
+    in error messages."""
+    n, p3, q, adjacent, r, each = _shared_parameters(
+        dataset, n_samples, n_noise, copy_prob, neighbours, redundant_prob, noise_source
+    )
+    base = check_float(dirichlet_base, "dirichlet_base", dataset, low=1e-6)
+    peak = check_float(dirichlet_peak, "dirichlet_peak", dataset, low=1e-6)
+    alpha0 = check_float(noise_dirichlet, "noise_dirichlet", dataset, low=1e-6)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -234,46 +264,40 @@ def _discrete_scenario(
     for k in range(p3):
         rng = stream(1, k)
         theta = rng.dirichlet(np.full(N_STATES, alpha0))
-        source = rng.integers(0, N_RELEVANT) if noise_source == "each" else shared
+        source = rng.integers(0, N_RELEVANT) if each else shared
         own = _sample_states(rng, np.repeat(theta[:, None], N_CLASSES, axis=1), y)
         bound = rng.random(n) < r
         v3[:, k] = np.where(bound, v1[:, source], own) if redundant else own
 
-    adjacent = neighbours == "adjacent"
-    v2 = _copy_neighbours(
-        core,
-        v2_own,
-        v1[:, -1] if adjacent else None,
-        v3[:, 0] if adjacent and p3 else None,
-        q,
-    )
-    names = sum(scenario_columns(p3).values(), [])
-    return _categorical_frame(np.column_stack([v1, v2, v3]), names, N_STATES), y
+    values, names = _scenario_values(core, v1, v2_own, v3, q, adjacent)
+    return _categorical_frame(values, names, N_STATES), y
 
 
-def _continuous_scenario(
-    dataset,
-    redundant,
-    n_samples,
-    n_noise,
-    seed,
-    mean_range,
-    sd,
-    copy_prob,
-    neighbours,
-    redundant_prob,
-    redundant_noise_sd,
-    noise_source,
+def continuous_scenario(
+    dataset: str,
+    redundant: bool,
+    *,
+    n_samples: int = 3300,
+    n_noise: int = 10,
+    seed: int | None = 0,
+    mean_range: float = 2.0,
+    sd: float = 0.75,
+    copy_prob: float = 0.5,
+    neighbours: str = "within",
+    redundant_prob: float = 0.9,
+    redundant_noise_sd: float = 0.1,
+    noise_source: str = "shared",
 ):
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = check_int(n_noise, "n_noise", dataset, minimum=0)
+    """A §7.1 world of Gaussian predictors (see the module docstring): CI (V3 irrelevant;
+    ``redundant_prob`` and ``redundant_noise_sd`` unused, kept so that CI and CR take the same
+    parameters) or, ``redundant``, CR (each V3 predictor a noisy 0.9-copy of a V1 predictor).
+    ``dataset``: the name in error messages."""
+    n, p3, q, adjacent, r, each = _shared_parameters(
+        dataset, n_samples, n_noise, copy_prob, neighbours, redundant_prob, noise_source
+    )
     a = check_float(mean_range, "mean_range", dataset, low=0.0)
     sigma = check_float(sd, "sd", dataset, low=1e-12)
-    q = check_float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
-    neighbours = check_choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
-    r = check_float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
     eps = check_float(redundant_noise_sd, "redundant_noise_sd", dataset, low=0.0)
-    noise_source = check_choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -288,7 +312,7 @@ def _continuous_scenario(
     for k in range(p3):
         rng = stream(1, k)
         m = rng.uniform(-a, a)
-        source = rng.integers(0, N_RELEVANT) if noise_source == "each" else shared
+        source = rng.integers(0, N_RELEVANT) if each else shared
         own = m + sigma * rng.standard_normal(n)
         if redundant:
             bound = rng.random(n) < r
@@ -296,101 +320,18 @@ def _continuous_scenario(
             own = np.where(bound, copied, own)
         v3[:, k] = own
 
-    adjacent = neighbours == "adjacent"
-    v2 = _copy_neighbours(
-        core,
-        v2_own,
-        v1[:, -1] if adjacent else None,
-        v3[:, 0] if adjacent and p3 else None,
-        q,
-    )
-    names = sum(scenario_columns(p3).values(), [])
-    return pd.DataFrame(np.column_stack([v1, v2, v3]), columns=names, copy=False), y
+    values, names = _scenario_values(core, v1, v2_own, v3, q, adjacent)
+    return pd.DataFrame(values, columns=names, copy=False), y
 
 
-def scenario_di(
-    *,
-    n_samples: int = 3300,
-    n_noise: int = 10,
-    seed: int | None = 0,
-    dirichlet_base: float = 1.0,
-    dirichlet_peak: float = DIRICHLET_PEAK,
-    noise_dirichlet: float = 1.0,
-    copy_prob: float = 0.5,
-    neighbours: str = "within",
-    redundant_prob: float = 0.9,
-    noise_source: str = "shared",
-):
-    """§7.1 DI: discrete predictors (3 states), V3 irrelevant (see the module docstring).
-
-    ``redundant_prob`` is unused here (kept so that DI and DR take the same parameters)."""
-    return _discrete_scenario(
-        "DI", False, n_samples, n_noise, seed, dirichlet_base, dirichlet_peak,
-        noise_dirichlet, copy_prob, neighbours, redundant_prob, noise_source,
-    )  # fmt: skip
-
-
-def scenario_dr(
-    *,
-    n_samples: int = 3300,
-    n_noise: int = 10,
-    seed: int | None = 0,
-    dirichlet_base: float = 1.0,
-    dirichlet_peak: float = DIRICHLET_PEAK,
-    noise_dirichlet: float = 1.0,
-    copy_prob: float = 0.5,
-    neighbours: str = "within",
-    redundant_prob: float = 0.9,
-    noise_source: str = "shared",
-):
-    """§7.1 DR: discrete predictors (3 states), each V3 predictor a 0.9-copy of a V1 predictor."""
-    return _discrete_scenario(
-        "DR", True, n_samples, n_noise, seed, dirichlet_base, dirichlet_peak,
-        noise_dirichlet, copy_prob, neighbours, redundant_prob, noise_source,
-    )  # fmt: skip
-
-
-def scenario_ci(
-    *,
-    n_samples: int = 3300,
-    n_noise: int = 10,
-    seed: int | None = 0,
-    mean_range: float = 2.0,
-    sd: float = 0.75,
-    copy_prob: float = 0.5,
-    neighbours: str = "within",
-    redundant_prob: float = 0.9,
-    redundant_noise_sd: float = 0.1,
-    noise_source: str = "shared",
-):
-    """§7.1 CI: Gaussian predictors, V3 irrelevant (see the module docstring).
-
-    ``redundant_prob`` and ``redundant_noise_sd`` are unused here (CI and CR take the same
-    parameters)."""
-    return _continuous_scenario(
-        "CI", False, n_samples, n_noise, seed, mean_range, sd, copy_prob, neighbours,
-        redundant_prob, redundant_noise_sd, noise_source,
-    )  # fmt: skip
-
-
-def scenario_cr(
-    *,
-    n_samples: int = 3300,
-    n_noise: int = 10,
-    seed: int | None = 0,
-    mean_range: float = 2.0,
-    sd: float = 0.75,
-    copy_prob: float = 0.5,
-    neighbours: str = "within",
-    redundant_prob: float = 0.9,
-    redundant_noise_sd: float = 0.1,
-    noise_source: str = "shared",
-):
-    """§7.1 CR: Gaussian predictors, each V3 predictor a noisy 0.9-copy of a V1 predictor."""
-    return _continuous_scenario(
-        "CR", True, n_samples, n_noise, seed, mean_range, sd, copy_prob, neighbours,
-        redundant_prob, redundant_noise_sd, noise_source,
-    )  # fmt: skip
+#: §7.1 DI: discrete predictors, V3 irrelevant
+scenario_di = partial(discrete_scenario, "DI", False)
+#: §7.1 DR: discrete predictors, each V3 predictor a 0.9-copy of a V1 predictor
+scenario_dr = partial(discrete_scenario, "DR", True)
+#: §7.1 CI: Gaussian predictors, V3 irrelevant
+scenario_ci = partial(continuous_scenario, "CI", False)
+#: §7.1 CR: Gaussian predictors, each V3 predictor a noisy 0.9-copy of a V1 predictor
+scenario_cr = partial(continuous_scenario, "CR", True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -81,22 +81,6 @@ def param_columns(params: dict) -> dict:
     return cols
 
 
-def context_columns(*, experiment, method, params, dataset, seed, protocol, chash) -> dict:
-    return {
-        "experiment": experiment,
-        "method": method,
-        "params": json.dumps(jsonable(params), sort_keys=True, default=str),
-        "dataset": dataset,
-        "seed": int(seed),
-        "protocol": protocol,
-        **param_columns(params),
-        "config_hash": chash,
-        "version": package_version(),
-        "git_revision": git_revision(),
-        "proba_floor": PROBA_FLOOR,
-    }
-
-
 def record_frame(
     rows,
     *,
@@ -124,18 +108,22 @@ def record_frame(
     frame.insert(1, "fold", int(fold))
     frame["n_train"] = int(n_train)
     frame["n_test"] = int(n_test)
-    ctx = context_columns(
-        experiment=experiment,
-        method=method,
-        params=params,
-        dataset=dataset,
-        seed=seed,
-        protocol=protocol,
-        chash=chash,
-    )
-    for col, value in ctx.items():
+    context = {
+        "experiment": experiment,
+        "method": method,
+        "params": json.dumps(jsonable(params), sort_keys=True, default=str),
+        "dataset": dataset,
+        "seed": int(seed),
+        "protocol": protocol,
+        **param_columns(params),
+        "config_hash": chash,
+        "version": package_version(),
+        "git_revision": git_revision(),
+        "proba_floor": PROBA_FLOOR,
+        "dataset_key": dataset_key,
+    }
+    for col, value in context.items():
         frame[col] = value
-    frame["dataset_key"] = dataset_key
     frame["n_features"] = int(n_features)
     frame["n_classes"] = int(n_classes)
     for col, value in (extra or {}).items():
@@ -265,7 +253,9 @@ def read_records(path) -> pd.DataFrame:
             return pd.read_parquet(path)
         except READ_ERRORS as exc:
             raise ValueError(f"{path} is not a readable result file: {exc}") from exc
-    files = sorted(p for p in path.rglob("*.parquet") if ".parts" not in p.parent.name)
+    from repro.evaluation.cells import is_checkpoint  # cells builds on this module
+
+    files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p))
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
     frames = []

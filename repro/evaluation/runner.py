@@ -1,5 +1,6 @@
 """The one runner: cells (a method with its parameters on a data set under a protocol) fold by fold,
-and the other resumable units of a study.
+and the other resumable units of a study. What a cell is, its hash and where its files lie:
+:mod:`repro.evaluation.cells`.
 
 A cell's folds run in parallel with joblib (``backend``: processes, threads or the workers of a
 Dask cluster) and stream back as they finish; each finished fold is written at once to a
@@ -11,8 +12,9 @@ configuration (another hash) is an error. A study may give a cell
 - explicit splits (one per random run, sub-sampled training sets, ...) instead of its protocol's;
 - hashed context columns (a panel point, ...), stored beside the records;
 - an artefact hook, called in the worker on each fitted fold model (:class:`FoldData`), that
-  returns ``{kind: [row, ...]}``: the rows go to ``<results>/<experiment>/artefacts/
-  <dataset_key>/<method_key>.parquet`` with ``split = "artefact"``, ``metric = "artefact:<kind>"``.
+  returns ``{kind: [row, ...]}``: the rows go to the cell's artefact file
+  (:meth:`~repro.evaluation.cells.Cell.artefact_path`) with ``split = "artefact"``,
+  ``metric = "artefact:<kind>"``.
 
 Work that is not a CV cell (a challenge entry, a timing point, one Khiops-agreement data set) is a
 *unit*: :func:`run_unit` reads its file when current, else computes and writes it atomically.
@@ -27,10 +29,7 @@ is removed on the next visit.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import numbers
-import re
 import shutil
 import time
 from collections.abc import Callable
@@ -44,28 +43,19 @@ from sklearn.base import BaseEstimator, clone
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
+from repro.evaluation.cells import Cell, part_path
 from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
-from repro.evaluation.protocols import (
-    Protocol,
-    Split,
-    get_protocol,
-    make_splits,
-    synthetic_dataset,
-)
+from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
 from repro.evaluation.records import (
     artefact_frame,
-    config_hash,
     is_current,
     jsonable,
     read_checked,
-    read_records,
     record_frame,
-    unit_hash,
     write_atomic,
 )
 
-HASH_SCHEMES = ("cell", "unit")
 #: joblib backends for the folds of a cell (SPEC §12): processes, threads, a Dask cluster
 BACKENDS = ("loky", "threading", "dask")
 
@@ -84,158 +74,12 @@ class FoldData:
 ArtefactHook = Callable[[FoldData], dict[str, list[dict]]]
 
 
-#: estimator parameters that change how fast a fit runs, never its result (the parallel
-#: preparation is bit-identical to the serial one): not part of a cell's identity
-EXECUTION_PARAMS = ("n_jobs",)
-
-
 @dataclass(frozen=True)
 class FoldResult:
     """One fold's ``(split, metric, value)`` record rows and the artefacts of the hook."""
 
     rows: list
     artefacts: dict = field(default_factory=dict)
-
-
-@dataclass
-class Cell:
-    """What one result file holds: a method configuration on a data set under a protocol.
-
-    ``splits``: explicit folds (default: the protocol's, from ``seed`` and the data set name).
-    ``context``: study columns stored with every record and part of the configuration hash.
-    ``hash_scheme``: "cell" hashes method, params, data set name and parameters, protocol fields,
-    seed (+ context and splits when given); "unit" hashes as :func:`records.unit_hash` (data set
-    key, protocol name), the scheme of the boulle2007 waveform study's stored cells.
-    ``report_keys``: numeric ``fit_report_`` entries recorded as model metrics besides the times
-    and the criterion. ``artefacts``: the hook (see the module docstring).
-    """
-
-    method_id: str
-    estimator: BaseEstimator
-    params: dict
-    dataset: object  # repro.datasets.Dataset
-    protocol: Protocol
-    seed: int = 0
-    experiment: str = "default"
-    default_params: dict = field(default_factory=dict)
-    dataset_key: str | None = None
-    splits: tuple[Split, ...] | None = None
-    context: dict = field(default_factory=dict)
-    hash_scheme: str = "cell"
-    report_keys: tuple[str, ...] = ()
-    artefacts: ArtefactHook | None = None
-
-    def __post_init__(self):
-        if self.hash_scheme not in HASH_SCHEMES:
-            raise ValueError(f"hash_scheme must be one of {HASH_SCHEMES}, got {self.hash_scheme!r}")
-        if self.dataset_key is None:  # once per cell: it reads the data catalog
-            self.dataset_key = catalog_key(self.dataset)
-        if self.splits is not None:
-            self.splits = tuple(self.splits)
-            if not self.splits:
-                raise ValueError("explicit splits must not be empty")
-
-    @property
-    def result_params(self) -> dict:
-        """``params`` with the execution-only ones (:data:`EXECUTION_PARAMS`, which change how
-        fast a fit runs, never its records) at their configured default (dropped when the
-        method's configuration has none): the hash and the file name of a cell do not depend
-        on them."""
-        out = dict(self.params)
-        for key in EXECUTION_PARAMS:
-            if key in out:
-                if key in self.default_params:
-                    out[key] = self.default_params[key]
-                else:
-                    del out[key]
-        return out
-
-    @functools.cached_property
-    def hash(self) -> str:
-        """Configuration hash: what the stored file was computed with (computed once: explicit
-        splits are digested index by index)."""
-        hashed = dict(self.context)
-        if self.splits is not None:
-            hashed["splits"] = splits_digest(self.splits)
-        if self.hash_scheme == "unit":
-            return unit_hash(
-                self.method_id,
-                self.result_params,
-                self.dataset_key,
-                self.seed,
-                self.protocol.name,
-                hashed,
-            )
-        payload = {
-            "method": self.method_id,
-            "params": self.result_params,
-            "dataset": self.dataset.name,
-            "dataset_params": self.dataset.meta.get("params", {}),
-            "protocol": self.protocol.identity(),
-            "seed": self.seed,
-        }
-        if hashed:  # absent for plain cells: their hashes stay those of the stored results
-            payload["context"] = hashed
-        return config_hash(payload)
-
-    @property
-    def method_key(self) -> str:
-        """File-name key: the id, plus the parameters that differ from the defaults."""
-        return param_key(self.method_id, self.result_params, self.default_params)
-
-    def fold_splits(self) -> list[Split]:
-        if self.splits is not None:
-            return list(self.splits)
-        ds = self.dataset
-        return make_splits(self.protocol, ds.y, seed=self.seed, dataset=ds.name)
-
-    def path(self, results_dir) -> Path:
-        """``<results>/<experiment>/<dataset_key>/<method_key>[__seed=S].parquet``."""
-        return Path(results_dir) / self.experiment / self.dataset_key / self._file_name()
-
-    def artefact_path(self, results_dir) -> Path:
-        """``<results>/<experiment>/artefacts/<dataset_key>/<method_key>[__seed=S].parquet``."""
-        root = Path(results_dir) / self.experiment / "artefacts"
-        return root / self.dataset_key / self._file_name()
-
-    def _file_name(self) -> str:
-        seed = f"__seed={self.seed}" if self.seed != 0 else ""
-        return f"{self.method_key}{seed}.parquet"
-
-
-def catalog_key(dataset) -> str:
-    """Directory key of a data set: its name, plus the generator parameters that differ from the
-    catalog defaults (``waveform__n_samples=600``); data sets outside the catalog: the name."""
-    from repro.datasets.entries import catalog
-
-    entry = catalog().get(dataset.name)
-    defaults = entry.params if entry is not None else {}
-    params = {k: v for k, v in dataset.meta.get("params", {}).items() if k in defaults}
-    return param_key(dataset.name, params, defaults)
-
-
-def param_key(name: str, params: dict, defaults: dict) -> str:
-    """``name`` followed by the parameters that differ from ``defaults`` (hashed when long)."""
-    changed = {k: v for k, v in params.items() if jsonable(defaults.get(k)) != jsonable(v)}
-    if not changed:
-        return name
-    text = "__".join(f"{k}={jsonable(v)}" for k, v in sorted(changed.items()))
-    text = re.sub(r"[^A-Za-z0-9_.=,+-]", "", text.replace(" ", ""))
-    if len(text) > 80:
-        text = config_hash(changed)
-    return f"{name}__{text}"
-
-
-def splits_digest(splits) -> str:
-    """Short hash of explicit splits (repetition, fold and the train/test indices)."""
-    h = hashlib.sha1()
-    for s in splits:
-        h.update(np.asarray([s.repetition, s.fold], dtype=np.int64).tobytes())
-        for part in (s.train, s.test):
-            idx = np.asarray(part, dtype=np.int64)
-            h.update(np.int64(idx.size).tobytes())
-            h.update(idx.tobytes())
-    return h.hexdigest()[:12]
 
 
 def model_metrics(model, n_features: int, keys=()) -> dict:
@@ -340,16 +184,13 @@ def _artefact_fold_frame(artefacts: dict, cell: Cell, split: Split) -> pd.DataFr
     return pd.concat(parts, ignore_index=True)
 
 
-def _part_path(parts: Path, split: Split, suffix: str = "") -> Path:
-    return parts / f"r{split.repetition:03d}_f{split.fold:03d}{suffix}.parquet"
-
-
-def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool, locked=False):
+def _stored(cell: Cell, results_dir, force: bool, locked=False):
     """The cell's stored records when complete (records, and artefacts if the cell has a hook).
 
     An unreadable cell file gives None (to recompute), moved aside first when ``locked`` (the
     caller holds the cell's lock and rewrites it)."""
-    if path is None or force or not path.exists():
+    path = cell.path(results_dir)
+    if force or not path.exists():
         return None
     records = read_checked(path, quarantine=locked, require=("config_hash",))
     if records is None:
@@ -361,7 +202,7 @@ def _stored(cell: Cell, path: Path | None, art_path: Path | None, force: bool, l
             f"≠ {cell.hash}: a different protocol, seed, parameters or data set parameters?); "
             "use force=true to recompute it or another experiment_name/results_dir"
         )
-    if art_path is not None and not art_path.exists():
+    if cell.artefacts and not cell.artefact_path(results_dir).exists():
         return None  # artefacts lost: recompute both
     return records
 
@@ -411,24 +252,22 @@ def run_cell(
     ``backend`` is joblib's backend for the folds (:data:`BACKENDS`); ``dask`` sends them to the
     workers of the current ``distributed.Client`` (``n_jobs`` is then the cluster's)."""
     backend = check_backend(backend)
-    path = cell.path(results_dir) if results_dir is not None else None
-    if path is None:
-        return _compute(cell, None, None, n_jobs, progress, backend)
-    art_path = cell.artefact_path(results_dir) if cell.artefacts else None
-    parts = path.with_suffix(".parts")
+    if results_dir is None:
+        return _compute(cell, None, n_jobs, progress, backend)
+    path, parts = cell.path(results_dir), cell.parts_path(results_dir)
     if not parts.exists():  # the common case of a finished cell: read without the lock
-        records = _stored(cell, path, art_path, force)
+        records = _stored(cell, results_dir, force)
         if records is not None:
             return records
     with cell_lock(path, what=f"cell {path}"):
-        records = _stored(cell, path, art_path, force, locked=True)
+        records = _stored(cell, results_dir, force, locked=True)
         if records is not None:  # finished meanwhile, or checkpoints left after the cell file
             if parts.exists():
                 shutil.rmtree(parts, ignore_errors=True)
             return records
         if force and parts.exists():
             shutil.rmtree(parts)
-        return _compute(cell, path, art_path, n_jobs, progress, backend)
+        return _compute(cell, results_dir, n_jobs, progress, backend)
 
 
 def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
@@ -436,7 +275,7 @@ def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
     an unreadable checkpoint is moved aside and its fold recomputed."""
     frames, art_frames = {}, {}
     for split in splits:
-        part, art_part = _part_path(parts, split), _part_path(parts, split, ".artefacts")
+        part, art_part = part_path(parts, split), part_path(parts, split, artefacts=True)
         if not part.exists() or (cell.artefacts and not art_part.exists()):
             continue
         frame = read_checked(part, quarantine=True, require=("config_hash",))
@@ -451,18 +290,12 @@ def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
     return frames, art_frames
 
 
-def _compute(
-    cell: Cell,
-    path: Path | None,
-    art_path: Path | None,
-    n_jobs: int,
-    progress: bool,
-    backend: str = "loky",
-):
-    """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell."""
+def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str = "loky"):
+    """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell (with a
+    ``results_dir``)."""
     ds = cell.dataset
     splits = cell.fold_splits()
-    parts = path.with_suffix(".parts") if path is not None else None
+    parts = cell.parts_path(results_dir) if results_dir is not None else None
     frames, art_frames = _checkpoints(cell, parts, splits) if parts is not None else ({}, {})
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
     bar = tqdm(
@@ -489,14 +322,15 @@ def _compute(
                 art_frames[key] = _artefact_fold_frame(result.artefacts, cell, split)
             if parts is not None:
                 if cell.artefacts:  # the artefacts first: a fold part implies its artefacts
-                    write_atomic(art_frames[key], _part_path(parts, split, ".artefacts"))
-                write_atomic(frames[key], _part_path(parts, split))
+                    write_atomic(art_frames[key], part_path(parts, split, artefacts=True))
+                write_atomic(frames[key], part_path(parts, split))
             bar.update(1)
     records = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True)
-    if path is not None:
-        if art_path is not None:
-            write_atomic(pd.concat([art_frames[k] for k in sorted(art_frames)]), art_path)
-        write_atomic(records, path)
+    if results_dir is not None:
+        if cell.artefacts:
+            art_records = pd.concat([art_frames[k] for k in sorted(art_frames)])
+            write_atomic(art_records, cell.artefact_path(results_dir))
+        write_atomic(records, cell.path(results_dir))
         if parts.exists():
             shutil.rmtree(parts)
     return records
@@ -594,18 +428,14 @@ def make_cell(
     experiment: str = "default",
     *,
     baseline: dict | None = None,
-    dataset_key: str | None = None,
-    splits=None,
-    context: dict | None = None,
-    hash_scheme: str = "cell",
-    report_keys=(),
-    artefacts: ArtefactHook | None = None,
+    **fields,
 ) -> Cell:
     """The one builder of a :class:`Cell` (``evaluate``, ``python -m repro``, the studies).
 
     ``method`` and ``dataset`` as in :func:`evaluate`. ``baseline``: parameter values taken as
-    this cell's defaults, left out of its file name (a study's own settings); ``dataset_key``:
-    the directory key (default: :func:`catalog_key`); the other keywords are :class:`Cell`'s.
+    this cell's defaults, left out of its file name (a study's own settings). ``fields``: the
+    cell's other fields (:class:`~repro.evaluation.cells.Cell`: ``dataset_key``, ``splits``,
+    ``context``, ``hash_scheme``, ``report_keys``, ``artefacts``).
     """
     from repro.datasets.dataset import Dataset
     from repro.registry import method_spec
@@ -635,20 +465,7 @@ def make_cell(
 
         dataset = load_dataset(dataset)
     return Cell(
-        method_id=method_id,
-        estimator=estimator,
-        params=params,
-        dataset=dataset,
-        protocol=protocol,
-        seed=seed,
-        experiment=experiment,
-        default_params=defaults,
-        dataset_key=dataset_key,
-        splits=splits,
-        context=dict(context or {}),
-        hash_scheme=hash_scheme,
-        report_keys=tuple(report_keys),
-        artefacts=artefacts,
+        method_id, estimator, params, dataset, protocol, seed, experiment, defaults, **fields
     )
 
 
@@ -659,13 +476,11 @@ __all__ = [
     "FoldData",
     "FoldResult",
     "aligned_proba",
-    "catalog_key",
     "check_backend",
     "check_seed",
     "evaluate",
     "make_cell",
     "model_metrics",
-    "read_records",
     "run_cell",
     "run_fold",
     "run_unit",

@@ -30,14 +30,12 @@ algorithms": SNB's and FNB's weights too), and the number of informative variabl
 from __future__ import annotations
 
 import itertools
-import json
 import time
-import traceback
-from pathlib import Path
 
 import numpy as np
 
 from repro.datasets import load_dataset
+from repro.evaluation.cells import write_failure
 from repro.evaluation.protocols import get_protocol
 from repro.evaluation.runner import FoldData, make_cell, run_cell
 from repro.experiments.common import log, run_options, section
@@ -178,7 +176,7 @@ def sweep_study(cfg) -> dict:
             run_cell(cell, results_dir=str(cfg.results_dir), **options)
         except Exception as exc:  # noqa: BLE001 - a failing cell must not stop the sweep
             failed.append(f"{cell.method_key} on {ds.name}")
-            _write_failure(cell.path(str(cfg.results_dir)), exc)
+            write_failure(cell.failure_path(str(cfg.results_dir)), exc)
             log(f"FAILED {cell.method_key} on {ds.name}: {exc}")
         done += 1
         elapsed = time.perf_counter() - start
@@ -187,10 +185,3 @@ def sweep_study(cfg) -> dict:
             f"({elapsed:.0f}s elapsed, ETA {elapsed / done * (len(cells) - done):.0f}s)"
         )
     return {"store": store, "cells": len(cells), "failed": failed}
-
-
-def _write_failure(path: Path, exc: Exception) -> None:
-    error = path.with_name(path.stem + ".error.json")
-    error.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
-    error.write_text(json.dumps(payload, indent=2))

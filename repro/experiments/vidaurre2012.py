@@ -22,7 +22,8 @@ configuration hash covers the study's options, skipped when current unless ``for
 are not (split, metric) values — the fsNB trace, the population surfaces, the α state of Fig. 5 —
 are artefact rows (``split = "artefact"``). ``python -m repro.report experiment=vidaurre2012_figN``
 draws the figure and writes REPRODUCTION.md from these records alone
-(:mod:`repro.report.figures.vidaurre2012`).
+(:mod:`repro.report.figures.vidaurre2012_noise` for Figs 1–2, ``…_grid`` for 3–4, ``…_fsnb`` for
+5–6).
 
 The model. "NB" below is naive Bayes over the interpolated per-variable models of eq. (13)
 (:class:`FixedAlphaNaiveBayes`, α_i = 1 for all i: the class-conditional tables with pseudo-count
@@ -175,6 +176,11 @@ def toy_population_errors(grid_rows, tie: float = 0.0, cpts=TOY_CPTS) -> np.ndar
 # ---------------------------------------------------------------------------------------------
 # Common pieces
 # ---------------------------------------------------------------------------------------------
+#: the design of every figure's study (§4): 100 repetitions of N = 1000 training and N_te = 3000
+#: test instances, the tables' Laplace pseudo-count 1 (fsNB's)
+TOY_DESIGN = {"repetitions": 100, "n_train": 1000, "n_test": 3000, "pseudo_count": 1.0}
+
+
 def draw(dataset: str, params: dict, n_train: int, n_test: int, seed: int, repetition: int):
     """Repetition r's (X_train, y_train, X_test, y_test) of a generator (first rows train)."""
     if n_train < 1 or n_test < 1:
@@ -202,6 +208,8 @@ class Study:
     def __init__(self, cfg, figure: str, defaults: dict):
         self.figure = figure
         self.opts = {**defaults, **section(cfg, figure)}
+        self.repetitions = _int_opt(self.opts, "repetitions", 100)
+        self.n_train, self.n_test = int(self.opts["n_train"]), int(self.opts["n_test"])
         self.seed = int(cfg.seed)
         self.experiment = str(cfg.experiment_name)
         self.root = results_root(cfg)
@@ -225,8 +233,8 @@ class Study:
             "chash": chash,
             "n_features": n_features,
             "n_classes": 3,
-            "n_train": int(self.opts["n_train"]),
-            "n_test": int(self.opts["n_test"]),
+            "n_train": self.n_train,
+            "n_test": self.n_test,
         }
 
     def unit(self, name: str, chash: str, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
@@ -237,7 +245,12 @@ class Study:
         log(f"[{self.figure}] {name}: {state} ({time.perf_counter() - self.start:.0f}s)")
         return frame
 
-    def progress(self, name: str, done: int, total: int) -> None:
+    def draw(self, dataset: str, params: dict, repetition: int):
+        """:func:`draw` of the study's sizes and seed."""
+        return draw(dataset, params, self.n_train, self.n_test, self.seed, repetition)
+
+    def progress(self, name: str, done: int) -> None:
+        total = self.repetitions
         if done == total or done % max(1, total // 10) == 0:
             elapsed = time.perf_counter() - self.start
             log(f"[{self.figure}] {name}: {done}/{total} repetitions ({elapsed:.0f}s)")
@@ -265,11 +278,8 @@ def _fsnb(opts: dict) -> tuple[dict, ForwardStagewiseNaiveBayes]:
 # Figure 1: NB with irrelevant vs redundant copies
 # ---------------------------------------------------------------------------------------------
 FIG1_DEFAULTS = {
-    "repetitions": 100,
-    "n_train": 1000,
-    "n_test": 3000,
+    **TOY_DESIGN,
     "n_noise": 50,
-    "pseudo_count": 1.0,
     "worlds": {
         "base": "vidaurre_toy",
         "irrelevant": "vidaurre_toy_irrelevant50",
@@ -288,9 +298,7 @@ def fig1_study(cfg) -> dict:
     predictors, ``repetitions`` × (``n_train`` + ``n_test``). One unit per world."""
     study = Study(cfg, "fig1", FIG1_DEFAULTS)
     opts = study.opts
-    reps = _int_opt(opts, "repetitions", 100)
     n_noise = _int_opt(opts, "n_noise", 50, minimum=0)
-    n_train, n_test = int(opts["n_train"]), int(opts["n_test"])
     params, nb = _nb(opts)
     for world, dataset in opts["worlds"].items():
         gen = _world_params(dataset, n_noise)
@@ -299,8 +307,8 @@ def fig1_study(cfg) -> dict:
 
         def compute(world=world, dataset=dataset, gen=gen, ctx=ctx):
             frames = []
-            for r in range(reps):
-                Xtr, ytr, Xte, yte = draw(dataset, gen, n_train, n_test, study.seed, r)
+            for r in range(study.repetitions):
+                Xtr, ytr, Xte, yte = study.draw(dataset, gen, r)
                 model = nb.fit(Xtr, ytr)
                 ones = np.ones((1, Xtr.shape[1]))
                 test = alpha_scores(model, Xte, yte, ones).iloc[0]
@@ -313,7 +321,7 @@ def fig1_study(cfg) -> dict:
                         rows, repetition=r, extra={"world": world, "n_noise": n_noise}, **ctx
                     )
                 )
-                study.progress(world, r + 1, reps)
+                study.progress(world, r + 1)
             return pd.concat(frames, ignore_index=True)
 
         study.unit(world, ctx["chash"], compute)
@@ -324,11 +332,8 @@ def fig1_study(cfg) -> dict:
 # Figure 2: error against the number of predictors
 # ---------------------------------------------------------------------------------------------
 FIG2_DEFAULTS = {
-    "repetitions": 100,
-    "n_train": 1000,
-    "n_test": 3000,
+    **TOY_DESIGN,
     "n_noise": 50,
-    "pseudo_count": 1.0,
     "worlds": {"irrelevant": "vidaurre_toy_irrelevant50", "redundant": "vidaurre_toy_redundant50"},
 }
 
@@ -340,9 +345,7 @@ def fig2_study(cfg) -> dict:
     ``n_predictors`` = k."""
     study = Study(cfg, "fig2", FIG2_DEFAULTS)
     opts = study.opts
-    reps = _int_opt(opts, "repetitions", 100)
     n_noise = _int_opt(opts, "n_noise", 50, minimum=0)
-    n_train, n_test = int(opts["n_train"]), int(opts["n_test"])
     params, nb = _nb(opts)
     p = 3 + n_noise
     prefixes = np.tril(np.ones((p, p)))  # row k − 1: α = 1 on the first k predictors
@@ -351,9 +354,8 @@ def fig2_study(cfg) -> dict:
 
         def compute(world=world, dataset=dataset, ctx=ctx):
             frames = []
-            for r in range(reps):
-                Xtr, ytr, Xte, yte = draw(dataset, {"n_noise": n_noise}, n_train, n_test,
-                                          study.seed, r)  # fmt: skip
+            for r in range(study.repetitions):
+                Xtr, ytr, Xte, yte = study.draw(dataset, {"n_noise": n_noise}, r)
                 model = nb.fit(Xtr, ytr)
                 scores = alpha_scores(model, Xte, yte, prefixes)
                 scores.insert(0, "n_predictors", np.arange(1, p + 1))
@@ -366,7 +368,7 @@ def fig2_study(cfg) -> dict:
                         {"world": world, "n_noise": n_noise, "n_predictors": long["n_predictors"]},
                     )
                 )
-                study.progress(world, r + 1, reps)
+                study.progress(world, r + 1)
             return pd.concat(frames, ignore_index=True)
 
         study.unit(world, ctx["chash"], compute)
@@ -377,13 +379,10 @@ def fig2_study(cfg) -> dict:
 # Figures 3 and 4: the (α2, α3) grid with X1 in the model
 # ---------------------------------------------------------------------------------------------
 FIG3_DEFAULTS = {
+    **TOY_DESIGN,
     "dataset": "vidaurre_toy",
-    "repetitions": 100,
-    "n_train": 1000,
-    "n_test": 3000,
     "grid_points": 21,
     "panels": {"a": 0.0, "b": 0.5},
-    "pseudo_count": 1.0,
     "population": "exact",
 }
 FIG4_DEFAULTS = {**FIG3_DEFAULTS, "dataset": "vidaurre_toy_continuous", "population": 100000}
@@ -400,8 +399,6 @@ def _grid_study(cfg, figure: str, defaults: dict) -> dict:
     study = Study(cfg, figure, defaults)
     opts = study.opts
     dataset = str(opts["dataset"])
-    reps = _int_opt(opts, "repetitions", 100)
-    n_train, n_test = int(opts["n_train"]), int(opts["n_test"])
     grid = alpha_grid(_int_opt(opts, "grid_points", 21, minimum=2))
     population = opts.get("population")
     params, nb = _nb(opts)
@@ -412,9 +409,8 @@ def _grid_study(cfg, figure: str, defaults: dict) -> dict:
 
         def compute(tie=tie, ctx=ctx, extra=extra, panel=panel):
             frames = []
-            for r in range(reps):
-                Xtr, ytr, Xte, yte = draw(dataset, {"tie_x2_x3": tie}, n_train, n_test,
-                                          study.seed, r)  # fmt: skip
+            for r in range(study.repetitions):
+                Xtr, ytr, Xte, yte = study.draw(dataset, {"tie_x2_x3": tie}, r)
                 model = nb.fit(Xtr, ytr)
                 columns = {"alpha2": [], "alpha3": []}
                 rows = []
@@ -428,7 +424,7 @@ def _grid_study(cfg, figure: str, defaults: dict) -> dict:
                 columns["alpha3"].append(np.nan)
                 frame = record_frame(rows, repetition=r, extra=extra, **ctx)
                 frames.append(_with_columns(frame, columns))
-                study.progress(f"panel {panel}", r + 1, reps)
+                study.progress(f"panel {panel}", r + 1)
             frames.append(_population(population, dataset, tie, grid, nb, study, ctx, extra))
             return pd.concat(frames, ignore_index=True)
 
@@ -480,16 +476,13 @@ def fig4_study(cfg) -> dict:
 # Figure 5: error along α of one relevant and one irrelevant predictor
 # ---------------------------------------------------------------------------------------------
 FIG5_DEFAULTS = {
+    **TOY_DESIGN,
     "dataset": "vidaurre_toy_irrelevant50",
     "n_noise": 12,
-    "repetitions": 100,
-    "n_train": 1000,
-    "n_test": 3000,
     "step": 1,
     "relevant": "auto",
     "irrelevant": "noise1",
     "grid_points": 41,
-    "pseudo_count": 1.0,
     "fsnb": {"epsilon": 0.025, "n_steps": 20, "patience": 1},
 }
 
@@ -516,19 +509,16 @@ def fig5_study(cfg) -> dict:
     study = Study(cfg, "fig5", FIG5_DEFAULTS)
     opts = study.opts
     dataset = str(opts["dataset"])
-    reps = _int_opt(opts, "repetitions", 100)
     n_noise = _int_opt(opts, "n_noise", 12, minimum=1)
     step = _int_opt(opts, "step", 1, minimum=0)
-    n_train, n_test = int(opts["n_train"]), int(opts["n_test"])
     values = np.linspace(0.0, 1.0, _int_opt(opts, "grid_points", 41, minimum=2))
     params, fsnb = _fsnb(opts)
     ctx = study.context("fsnb", params, dataset, "curves", 3 + n_noise)
 
     def compute():
         frames = []
-        for r in range(reps):
-            Xtr, ytr, Xte, yte = draw(dataset, {"n_noise": n_noise}, n_train, n_test,
-                                      study.seed, r)  # fmt: skip
+        for r in range(study.repetitions):
+            Xtr, ytr, Xte, yte = study.draw(dataset, {"n_noise": n_noise}, r)
             model = fsnb.fit(Xtr, ytr)
             names = [str(c) for c in Xtr.columns]
             path = model.fit_report_["alpha_path"]
@@ -560,7 +550,7 @@ def fig5_study(cfg) -> dict:
                 config_hash=ctx["chash"],
             )
             frames += [frame, art]
-            study.progress("curves", r + 1, reps)
+            study.progress("curves", r + 1)
         return pd.concat(frames, ignore_index=True)
 
     study.unit("curves", ctx["chash"], compute)
@@ -571,12 +561,9 @@ def fig5_study(cfg) -> dict:
 # Figure 6: fsNB's path, training/test error and the AIC decomposition
 # ---------------------------------------------------------------------------------------------
 FIG6_DEFAULTS = {
+    **TOY_DESIGN,
     "dataset": "vidaurre_toy_irrelevant50",
     "n_noise": 12,
-    "repetitions": 100,
-    "n_train": 1000,
-    "n_test": 3000,
-    "pseudo_count": 1.0,
     "fsnb": {"epsilon": 0.025, "n_steps": 20, "patience": 5},
 }
 
@@ -596,17 +583,14 @@ def fig6_study(cfg) -> dict:
     study = Study(cfg, "fig6", FIG6_DEFAULTS)
     opts = study.opts
     dataset = str(opts["dataset"])
-    reps = _int_opt(opts, "repetitions", 100)
     n_noise = _int_opt(opts, "n_noise", 12, minimum=0)
-    n_train, n_test = int(opts["n_train"]), int(opts["n_test"])
     params, fsnb = _fsnb(opts)
     ctx = study.context("fsnb", params, dataset, "path", 3 + n_noise)
 
     def compute():
         frames = []
-        for r in range(reps):
-            Xtr, ytr, Xte, yte = draw(dataset, {"n_noise": n_noise}, n_train, n_test,
-                                      study.seed, r)  # fmt: skip
+        for r in range(study.repetitions):
+            Xtr, ytr, Xte, yte = study.draw(dataset, {"n_noise": n_noise}, r)
             t0 = time.perf_counter()
             model = fsnb.fit(Xtr, ytr)
             fit_time = time.perf_counter() - t0
@@ -618,8 +602,8 @@ def fig6_study(cfg) -> dict:
             rows = rows.assign(
                 test_error=test["error"].to_numpy(),
                 test_log_loss=test["log_loss"].to_numpy(),
-                penalty=2.0 * trace["d"].to_numpy() / n_train,
-                n_train=n_train,
+                penalty=2.0 * trace["d"].to_numpy() / study.n_train,
+                n_train=study.n_train,
                 value=trace["aic"].to_numpy(),
             )
             rows["feature"] = rows["feature"].fillna("")
@@ -647,7 +631,7 @@ def fig6_study(cfg) -> dict:
                 config_hash=ctx["chash"],
             )
             frames += [record_frame(records, repetition=r, **ctx), art]
-            study.progress("path", r + 1, reps)
+            study.progress("path", r + 1)
         return pd.concat(frames, ignore_index=True)
 
     study.unit("path", ctx["chash"], compute)

@@ -21,26 +21,59 @@ USAGE = (
 )
 
 
+class NoRecords(FileNotFoundError):
+    """The report of an experiment asked for before its run: it has no result records."""
+
+
+def printed(paths) -> int:
+    """Print the written ``paths``, one a line; exit code 0."""
+    for p in paths:
+        print(p)
+    return 0
+
+
 def dashboard_main(args: list[str]) -> int:
     """``all [results=DIR] [out=DIR]``: write the dashboard; 1 on inconsistent inputs."""
+    from repro.datasets.exit_codes import exit_code
     from repro.report.compare import parse_overrides
-    from repro.report.dashboard import DashboardError, generate_dashboard
+    from repro.report.dashboard import generate_dashboard
+    from repro.report.dashboard_inputs import DashboardError
 
-    try:
+    def write() -> int:
         kv = parse_overrides(args)
         unknown = [k for k in kv if k not in ("results", "out")]
         if unknown:
             raise ValueError(f"unknown argument(s) {unknown}; valid: results, out\n{USAGE}")
-        written = generate_dashboard(kv.get("results"), kv.get("out"))
-    except DashboardError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    for p in written:
-        print(p)
-    return 0
+        return printed(generate_dashboard(kv.get("results"), kv.get("out")))
+
+    return exit_code(write, (DashboardError,))
+
+
+def experiment_main(args: list[str]) -> int:
+    """``experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]``: one experiment's report;
+    1 when its published numbers or its records are missing."""
+    from repro.config import PublishedNumbersNotFound
+    from repro.datasets.exit_codes import exit_code
+    from repro.report.compare import parse_overrides
+    from repro.report.generate import generate_report
+
+    def write() -> int:
+        kv = parse_overrides(args)
+        overrides = [f"{k}={v}" for k, v in kv.items() if k.startswith("paths.")]
+        known = ("experiment", "results", "out")
+        unknown = [k for k in kv if k not in known and not k.startswith("paths.")]
+        if unknown:
+            raise ValueError(f"unknown argument(s) {unknown}\n{USAGE}")
+        try:
+            paths = generate_report(kv["experiment"], kv.get("results"), kv.get("out"), overrides)
+        except FileNotFoundError as err:
+            if isinstance(err, PublishedNumbersNotFound) or "No result records" not in str(err):
+                raise
+            hint = f"run `python -m repro experiment={kv['experiment']}` first"
+            raise NoRecords(f"{err}; {hint}") from err
+        return printed(paths)
+
+    return exit_code(write, (PublishedNumbersNotFound, NoRecords))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,35 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] == "all":
         return dashboard_main(args[1:])
     if any(a.lstrip("+").startswith("experiment=") for a in args):
-        from repro.config import PublishedNumbersNotFound
-        from repro.report.compare import parse_overrides
-        from repro.report.generate import generate_report
-
-        try:
-            kv = parse_overrides(args)
-            overrides = [f"{k}={v}" for k, v in kv.items() if k.startswith("paths.")]
-            known = ("experiment", "results", "out")
-            unknown = [k for k in kv if k not in known and not k.startswith("paths.")]
-            if unknown:
-                raise ValueError(f"unknown argument(s) {unknown}\n{USAGE}")
-            paths = generate_report(kv["experiment"], kv.get("results"), kv.get("out"), overrides)
-        except PublishedNumbersNotFound as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 1
-        except FileNotFoundError as err:
-            if "No result records" not in str(err):
-                raise
-            print(
-                f"error: {err}; run `python -m repro experiment={kv['experiment']}` first",
-                file=sys.stderr,
-            )
-            return 1
-        except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        for p in paths:
-            print(p)
-        return 0
+        return experiment_main(args)
     print(USAGE, file=sys.stderr)
     return 2
 

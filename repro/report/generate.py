@@ -180,7 +180,8 @@ def generate_report(
 
 def _refresh_dashboard(experiment: str, results) -> list[Path]:
     """The dashboard's rows of ``experiment`` recomputed; a warning when it cannot be made."""
-    from repro.report.dashboard import DashboardError, update_dashboard
+    from repro.report.dashboard import update_dashboard
+    from repro.report.dashboard_inputs import DashboardError
 
     try:
         return update_dashboard(experiment, results)

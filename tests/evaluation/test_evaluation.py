@@ -1,4 +1,4 @@
-"""Protocols, the fold runner, records, resume and checkpoints."""
+"""Protocols, the fold runner, records and checkpoints (resume after a kill: reliability/)."""
 
 import numpy as np
 import pandas as pd
@@ -7,7 +7,6 @@ import pytest
 from repro.datasets.dataset import Dataset
 from repro.evaluation import runner
 from repro.evaluation.protocols import Protocol, get_protocol, make_splits
-from repro.evaluation.records import read_records
 
 
 def _dataset(n=90, seed=0, name="toy"):
@@ -96,37 +95,6 @@ def test_evaluate_accepts_estimator_and_params_pair(tmp_path):
     rec2 = runner.evaluate(("nb_ef", {"n_bins": 3}), ds, protocol="cv5", results_dir=tmp_path)
     assert (rec2["p_n_bins"] == 3).all()
     assert (tmp_path / "default" / "toy" / "nb_ef__n_bins=3.parquet").exists()
-
-
-def test_resume_and_lost_folds(tmp_path, monkeypatch):
-    ds = _dataset()
-    cell = runner.make_cell("nb_gaussian", ds, "cv5", 0)
-    calls = []
-    original = runner.run_fold
-
-    def failing_after_three(estimator, X, y, split, *args):
-        if len(calls) == 3:
-            raise KeyboardInterrupt  # the run is interrupted after three folds
-        calls.append(split.fold)
-        return original(estimator, X, y, split, *args)
-
-    monkeypatch.setattr(runner, "run_fold", failing_after_three)
-    with pytest.raises(KeyboardInterrupt):
-        runner.run_cell(cell, results_dir=tmp_path)
-    parts = cell.path(tmp_path).with_suffix(".parts")
-    assert len(list(parts.glob("*.parquet"))) == 3 and not cell.path(tmp_path).exists()
-
-    calls.clear()
-    monkeypatch.setattr(runner, "run_fold", lambda *a: (calls.append(a[3].fold), original(*a))[1])
-    rec = runner.run_cell(cell, results_dir=tmp_path)
-    assert len(calls) == 2  # only the two missing folds are computed
-    assert sorted(rec.query("metric == 'accuracy' and split == 'test'")["fold"]) == [0, 1, 2, 3, 4]
-    assert cell.path(tmp_path).exists() and not parts.exists()
-
-    calls.clear()
-    again = runner.run_cell(cell, results_dir=tmp_path)  # a finished cell is not recomputed
-    assert calls == [] and len(again) == len(rec)
-    pd.testing.assert_frame_equal(read_records(tmp_path), again)
 
 
 def test_small_classes_allowed_on_demand_with_the_same_folds_otherwise():

@@ -1,6 +1,7 @@
 """vidaurre2012 Figures 1–6 (repro/experiments/vidaurre2012.py and their reports,
-repro/report/figures/vidaurre2012.py): each study run tiny through ``python -m repro``
-and ``python -m repro.report``, with properties of the records the figures rest on."""
+repro/report/figures/vidaurre2012_{noise,grid,fsnb}.py): each study run tiny through
+``python -m repro`` and ``python -m repro.report``, with properties of the records the figures
+rest on."""
 
 from __future__ import annotations
 

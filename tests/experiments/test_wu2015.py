@@ -25,14 +25,21 @@ def run(args, cwd, timeout=300):
     return proc
 
 
-def _table2(tmp_path, datasets):
+def sweep(tmp_path, experiment: str, datasets: list[str]) -> Path:
+    """``python -m repro experiment=<experiment>`` over ``datasets``, 2 outer repetitions, into
+    ``tmp_path / "res"`` (returned)."""
     results = tmp_path / "res"
     run(
-        ["-m", "repro", "experiment=wu2015_table2",
+        ["-m", "repro", f"experiment={experiment}",
          f"hydra.sweeper.params.dataset='{','.join(datasets)}'",
          "protocol.n_repeats=2", f"results_dir={results}", "progress=false"],
         tmp_path,
     )  # fmt: skip
+    return results
+
+
+def _table2(tmp_path, datasets):
+    results = sweep(tmp_path, "wu2015_table2", datasets)
     files = sorted((results / "wu2015_table2").rglob("*.parquet"))
     names = {(f.parent.name, f.stem) for f in files}
     methods = ["nb_laplace", "bma_nb_tuned", "lr_tuned", "svm_tuned"]
@@ -85,12 +92,7 @@ def test_reported_csv_transcribes_table2():
 
 
 def test_fig3_sweep_and_plot(tmp_path):
-    results = tmp_path / "res"
-    run(
-        ["-m", "repro", "experiment=wu2015_fig3", "hydra.sweeper.params.dataset=iris",
-         "protocol.n_repeats=2", f"results_dir={results}", "progress=false"],
-        tmp_path,
-    )  # fmt: skip
+    results = sweep(tmp_path, "wu2015_fig3", ["iris"])
     assert len(list((results / "wu2015_fig3").rglob("*.parquet"))) == 11  # the 11 values of Γ
     run(["-m", "repro.report", "experiment=wu2015_fig3", f"results={results}"], tmp_path)
     for ext in ("png", "pdf", "csv"):
@@ -263,12 +265,7 @@ def test_bma_vs_nb_flags_the_data_set_where_bma_is_worse(tmp_path):
 def test_table2_weka_runs_as_a_multirun_and_reports(tmp_path):
     """NB and BMA with +method.gaussian=weka: the parameter reaches bma_nb through bma_nb_tuned,
     enters the file names and records, and the report puts the variant next to the paper."""
-    results = tmp_path / "res"
-    run(
-        ["-m", "repro", "experiment=wu2015_table2_weka", "hydra.sweeper.params.dataset=iris",
-         "protocol.n_repeats=2", f"results_dir={results}", "progress=false"],
-        tmp_path,
-    )  # fmt: skip
+    results = sweep(tmp_path, "wu2015_table2_weka", ["iris"])
     out = results / "wu2015_table2_weka"
     files = sorted(p.name for p in (out / "iris").glob("*.parquet"))
     assert files == ["bma_nb_tuned__gaussian=weka.parquet", "nb_laplace__gaussian=weka.parquet"]

@@ -13,7 +13,7 @@ from repro.methods.core.base import WeightedNaiveBayes
 from repro.methods.core.criteria import softmax_nll
 from repro.methods.core.optimisers import halving_coordinate_descent
 from repro.methods.khiops.fnb_criterion import khiops_fnb_data_cost, khiops_fnb_prior
-from repro.preprocessing.modl.khiops import universal_code
+from repro.preprocessing.modl.criteria import universal_code
 from repro.preprocessing.variables import (
     GaussianModel,
     MarginalGaussian,

@@ -12,7 +12,7 @@ from repro.methods.plain.histogram_nb import (
     ShimazakiNaiveBayes,
 )
 from repro.methods.plain.nb import EqualWidthNaiveBayes, GaussianNaiveBayes
-from repro.preprocessing.histograms import mdl_histogram
+from repro.preprocessing.histograms.mdl import mdl_histogram
 
 METHODS = ["nb_mdlh", "nb_mdlg", "nb_shimazaki"]
 

@@ -8,17 +8,15 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
-from repro.preprocessing.histograms import (
+from repro.preprocessing.histograms.complexity import log_parametric_complexity, log_r2
+from repro.preprocessing.histograms.mdl import (
     candidate_cuts,
     grid_size,
-    log_parametric_complexity,
-    log_r2,
     mdl_histogram,
     prediscretisation_epsilon,
-    shimazaki_bins,
-    shimazaki_cost,
     stochastic_complexity,
 )
+from repro.preprocessing.histograms.shimazaki import shimazaki_bins, shimazaki_cost
 
 
 def test_r2_oracles():

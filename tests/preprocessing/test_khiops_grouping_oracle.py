@@ -36,21 +36,16 @@ def synthetic_case(seed: int):
     rng = np.random.default_rng(seed)
     n = int(np.exp(rng.uniform(np.log(20), np.log(5000))))
     n_classes = int(rng.integers(2, 7))
-    prior = rng.dirichlet(np.full(n_classes, 2.0))
-    y = rng.choice(n_classes, size=n, p=prior)
+    y = _classes(rng, n_classes, n)
     columns = {}
     for k in range(N_VARIABLES):
         n_values = int(rng.integers(2, 81))
         freq = 1.0 / np.arange(1, n_values + 1) ** rng.uniform(0.3, 2.0)
-        # the value depends on the class through a class-specific tilt of the frequencies
-        tilt = rng.normal(0.0, rng.uniform(0.0, 1.5), size=(n_classes, n_values))
-        probs = freq * np.exp(tilt)
-        probs /= probs.sum(axis=1, keepdims=True)
-        x = np.array([f"v{rng.choice(n_values, p=probs[c])}" for c in y], dtype=object)
+        x = _values(rng, freq, rng.uniform(0.0, 1.5), n_classes, y)
         missing = rng.random(n) < rng.uniform(0.0, 0.2)
         x[missing] = None
         columns[f"x{k}"] = pd.Series(x).astype("category")
-    return pd.DataFrame(columns), pd.Series([f"c{c}" for c in y])
+    return _frame(columns, y)
 
 
 def rare_values_case(seed: int):
@@ -60,8 +55,7 @@ def rare_values_case(seed: int):
     rng = np.random.default_rng(1000 + seed)
     n_classes = int(rng.integers(2, 7))
     n = int(rng.integers(150, 700))
-    prior = rng.dirichlet(np.full(n_classes, 2.0))
-    y = rng.choice(n_classes, size=n, p=prior)
+    y = _classes(rng, n_classes, n)
     columns = {}
     for k in range(N_RARE_VARIABLES):
         n_values = int(rng.integers(60, 81))
@@ -70,11 +64,28 @@ def rare_values_case(seed: int):
         rare *= min(1.0, 0.7 / rare.sum())
         frequent = rng.uniform(1.0, 5.0, n_frequent)
         frequent *= (1.0 - rare.sum()) / frequent.sum()
-        tilt = rng.normal(0.0, rng.uniform(0.5, 2.0), size=(n_classes, n_values))
-        probs = np.concatenate([frequent, rare]) * np.exp(tilt)
-        probs /= probs.sum(axis=1, keepdims=True)
-        x = np.array([f"v{rng.choice(n_values, p=probs[c])}" for c in y], dtype=object)
+        x = _values(rng, np.concatenate([frequent, rare]), rng.uniform(0.5, 2.0), n_classes, y)
         columns[f"x{k}"] = pd.Series(x).astype("category")
+    return _frame(columns, y)
+
+
+def _classes(rng, n_classes: int, n: int) -> np.ndarray:
+    """n classes drawn from a Dirichlet(2) prior over ``n_classes`` classes."""
+    prior = rng.dirichlet(np.full(n_classes, 2.0))
+    return rng.choice(n_classes, size=n, p=prior)
+
+
+def _values(rng, freq: np.ndarray, tilt_scale: float, n_classes: int, y: np.ndarray):
+    """A nominal value for each class of ``y``, drawn from the frequencies ``freq`` tilted by
+    class: the value depends on the class through a class-specific normal(0, ``tilt_scale``)
+    tilt of the log-frequencies."""
+    tilt = rng.normal(0.0, tilt_scale, size=(n_classes, freq.size))
+    probs = freq * np.exp(tilt)
+    probs /= probs.sum(axis=1, keepdims=True)
+    return np.array([f"v{rng.choice(freq.size, p=probs[c])}" for c in y], dtype=object)
+
+
+def _frame(columns: dict, y: np.ndarray):
     return pd.DataFrame(columns), pd.Series([f"c{c}" for c in y])
 
 

@@ -5,8 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
+from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import paper as modl
 from repro.preprocessing.modl.estimators import MODLDiscretizer, MODLGrouper
+from repro.preprocessing.modl.sorted_list import SortedList
 
 
 def rows_of(labels, n_classes=2):
@@ -14,20 +16,26 @@ def rows_of(labels, n_classes=2):
 
 
 def test_discretization_cost_oracles():
-    assert modl.discretization_cost_2006([[3, 0], [0, 3]]) == pytest.approx(
+    assert criteria.discretization_cost_2006([[3, 0], [0, 3]]) == pytest.approx(
         6.510258340523146, abs=1e-12
     )
-    assert modl.discretization_cost_2006([[3, 3]]) == pytest.approx(6.733401891837358, abs=1e-12)
-    assert modl.discretization_cost_2006([[3, 3, 4]]) == pytest.approx(14.83507963929193, abs=1e-12)
-    assert modl.discretization_cost_2006([[3, 0, 0], [0, 3, 4]]) == pytest.approx(
+    assert criteria.discretization_cost_2006([[3, 3]]) == pytest.approx(
+        6.733401891837358, abs=1e-12
+    )
+    assert criteria.discretization_cost_2006([[3, 3, 4]]) == pytest.approx(
+        14.83507963929193, abs=1e-12
+    )
+    assert criteria.discretization_cost_2006([[3, 0, 0], [0, 3, 4]]) == pytest.approx(
         14.141932458731986, abs=1e-12
     )
-    assert modl.discretization_cost_2006([[6, 2]]) == pytest.approx(7.608870629191257, abs=1e-12)
+    assert criteria.discretization_cost_2006([[6, 2]]) == pytest.approx(
+        7.608870629191257, abs=1e-12
+    )
 
 
 def test_grouping_cost_oracles():
-    assert modl.grouping_cost_2005([[10, 10]], 4) == pytest.approx(16.55760811344577, abs=1e-12)
-    assert modl.grouping_cost_2005([[9, 1], [1, 9]], 4) == pytest.approx(
+    assert criteria.grouping_cost_2005([[10, 10]], 4) == pytest.approx(16.55760811344577, abs=1e-12)
+    assert criteria.grouping_cost_2005([[9, 1], [1, 9]], 4) == pytest.approx(
         12.866696634384564, abs=1e-12
     )
 
@@ -35,9 +43,9 @@ def test_grouping_cost_oracles():
 def test_log_bell_matches_bell_numbers():
     bell = [1, 1, 2, 5, 15, 52, 203, 877]
     for v in range(1, 8):
-        assert np.exp(modl.log_bell(v)[v]) == pytest.approx(bell[v], rel=1e-12)
+        assert np.exp(criteria.log_bell(v)[v]) == pytest.approx(bell[v], rel=1e-12)
     # B(4, 2) = S(4,1) + S(4,2) = 1 + 7
-    assert np.exp(modl.log_bell(4)[2]) == pytest.approx(8.0)
+    assert np.exp(criteria.log_bell(4)[2]) == pytest.approx(8.0)
     # the enumeration of the partitions (the brute force below): B(v) distinct ones
     for v in range(1, 8):
         labels = {tuple(lab) for lab in modl.set_partitions(v)}
@@ -48,24 +56,26 @@ def test_log_bell_matches_bell_numbers():
 @pytest.mark.parametrize("algorithm", modl.ALGORITHMS)
 def test_oracle_partitions(algorithm):
     y = "0001121222"
-    pc = modl.discretization_partition_cost_2006(10, 10)
+    pc = criteria.discretization_partition_cost_2006(10, 10)
     ends = modl.optimise_intervals(rows_of(y, 3), pc, algorithm)
-    assert modl.partition_total_cost(rows_of(y, 3), ends, pc) == pytest.approx(14.141932458731986)
+    assert criteria.partition_total_cost(rows_of(y, 3), ends, pc) == pytest.approx(
+        14.141932458731986
+    )
     y = "000111"
-    pc = modl.discretization_partition_cost_2006(6, 6)
+    pc = criteria.discretization_partition_cost_2006(6, 6)
     assert modl.optimise_intervals(rows_of(y), pc, algorithm) == [2, 5]
 
 
 def test_best_merge_is_essential():
     """Plain greedy (strict decrease) stops at 9.757 on 00011000; optimised greedy: 7.609."""
     y = "00011000"
-    rows, pc = rows_of(y), modl.discretization_partition_cost_2006(8, 8)
-    assert modl.partition_total_cost(rows, [2, 4, 7], pc) == pytest.approx(9.757305042358047)
+    rows, pc = rows_of(y), criteria.discretization_partition_cost_2006(8, 8)
+    assert criteria.partition_total_cost(rows, [2, 4, 7], pc) == pytest.approx(9.757305042358047)
     strict = modl.greedy_merge(rows, pc, best_merge=False, strict=True)
-    assert modl.partition_total_cost(rows, strict, pc) == pytest.approx(9.757305042358047)
+    assert criteria.partition_total_cost(rows, strict, pc) == pytest.approx(9.757305042358047)
     best = modl.optimise_intervals(rows, pc, "optimized_greedy")
     assert best == [7]
-    assert modl.partition_total_cost(rows, best, pc) == pytest.approx(7.608870629191257)
+    assert criteria.partition_total_cost(rows, best, pc) == pytest.approx(7.608870629191257)
 
 
 def brute_force(rows, pc):
@@ -74,7 +84,7 @@ def brute_force(rows, pc):
     for k in range(n):
         for cuts in itertools.combinations(range(n - 1), k):
             ends = list(cuts) + [n - 1]
-            c = modl.partition_total_cost(rows, ends, pc)
+            c = criteria.partition_total_cost(rows, ends, pc)
             if c < best[0] - 1e-9:
                 best = (c, ends)
     return best
@@ -87,12 +97,12 @@ def test_dp_equals_enumeration_and_heuristic_close():
         n, j = rng.integers(2, 10), rng.integers(2, 4)
         rows = rng.multinomial(rng.integers(1, 6), np.ones(j) / j, size=n).astype(float)
         rows[rows.sum(axis=1) == 0, 0] = 1
-        pc = modl.discretization_partition_cost_2006(int(rows.sum()), n)
+        pc = criteria.discretization_partition_cost_2006(int(rows.sum()), n)
         best_cost, _ = brute_force(rows, pc)
         dp = modl.optimise_intervals(rows, pc, "optimal")
-        assert modl.partition_total_cost(rows, dp, pc) == pytest.approx(best_cost, abs=1e-9)
+        assert criteria.partition_total_cost(rows, dp, pc) == pytest.approx(best_cost, abs=1e-9)
         heur = modl.optimise_intervals(rows, pc, "optimized_greedy")
-        gaps.append(modl.partition_total_cost(rows, heur, pc) - best_cost)
+        gaps.append(criteria.partition_total_cost(rows, heur, pc) - best_cost)
     gaps = np.array(gaps)
     assert (gaps >= -1e-9).all()
     # the heuristic finds the optimum on the vast majority of small cases
@@ -104,23 +114,23 @@ def test_grouping_heuristic_vs_enumeration():
     for _ in range(15):
         v, j = rng.integers(2, 7), rng.integers(2, 4)
         counts = rng.multinomial(8, np.ones(j) / j, size=v).astype(float)
-        pc = modl.grouping_partition_cost_2005(v)
+        pc = criteria.grouping_partition_cost_2005(v)
         best = np.inf
         for labels in modl.set_partitions(v):
             k = max(labels) + 1
             g = np.zeros((k, j))
             np.add.at(g, labels, counts)
-            best = min(best, pc[k] + modl.part_cost(g).sum())
-        labels = modl.optimise_groups(counts, pc)
+            best = min(best, pc[k] + criteria.part_cost(g).sum())
+        labels = modl.greedy_grouping(counts, pc)
         k = labels.max() + 1
         g = np.zeros((k, j))
         np.add.at(g, labels, counts)
-        assert pc[k] + modl.part_cost(g).sum() <= best + 0.5  # heuristic: close to the optimum
-        assert pc[k] + modl.part_cost(g).sum() >= best - 1e-9
+        assert pc[k] + criteria.part_cost(g).sum() <= best + 0.5  # heuristic: close to the optimum
+        assert pc[k] + criteria.part_cost(g).sum() >= best - 1e-9
 
 
 def test_khiops_sorted_list_tie_rule():
-    s = modl.KhiopsSortedList()
+    s = SortedList()
     for item in "abcd":
         s.add(item, 1.0)
     s.add("z", 0.5)
@@ -186,7 +196,7 @@ def _random_tables(seed, count):
 
 def test_compiled_greedy_and_post_optimisation_match_reference():
     for rows in _random_tables(11, 90):
-        pc = modl.discretization_partition_cost_2006(int(rows.sum()), rows.shape[0])
+        pc = criteria.discretization_partition_cost_2006(int(rows.sum()), rows.shape[0])
         for max_parts in (0, 2):
             for best_merge, strict in ((True, False), (False, True), (False, False)):
                 args = (rows, pc, max_parts, best_merge, strict)
@@ -206,15 +216,15 @@ def test_compiled_grouping_matches_reference():
         v, j = int(rng.integers(2, 25)), int(rng.integers(3, 5))
         counts = rng.multinomial(int(rng.integers(2, 12)), np.ones(j) / j, size=v).astype(float)
         counts[counts.sum(axis=1) == 0, 0] = 1
-        pc = modl.grouping_partition_cost_2005(v)
+        pc = criteria.grouping_partition_cost_2005(v)
         np.testing.assert_array_equal(
-            modl.optimise_groups(counts, pc), modl.optimise_groups(counts, pc, reference=True)
+            modl.greedy_grouping(counts, pc), modl.greedy_grouping(counts, pc, reference=True)
         )
 
 
 def test_non_integer_rows_use_the_reference():
     rows = np.array([[0.5, 1.0], [2.0, 0.0], [0.0, 3.0]])
-    pc = modl.discretization_partition_cost_2006(7, 3)
+    pc = criteria.discretization_partition_cost_2006(7, 3)
     assert modl.greedy_merge(rows, pc) == modl.greedy_merge(rows, pc, reference=True)
 
 
@@ -223,13 +233,13 @@ def test_cached_2006_partition_costs_are_the_values_computed_alone():
     (bit for bit), and the reference formula ln N + ln C(N+I−1, I−1)."""
     import math
 
-    from repro.preprocessing.modl.paper import discretization_partition_cost_2006
+    from repro.preprocessing.modl.criteria import discretization_partition_cost_2006
 
     for n in (1, 2, 7, 150, 4000):
         for m in sorted({1, 2, min(n, 3), n // 2 + 1, n}):
             pc = discretization_partition_cost_2006(n, m)
             i = np.arange(m + 1, dtype=np.float64)
-            alone = np.log(n) + modl.lbinom(n + i - 1, i - 1)
+            alone = np.log(n) + criteria.lbinom(n + i - 1, i - 1)
             alone[0] = np.inf
             np.testing.assert_array_equal(pc, alone)
             for k in range(1, m + 1):

@@ -6,32 +6,34 @@ import numpy as np
 import pytest
 
 from repro.experiments.khiops_agreement import split, waveform
+from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import grouping as kgp
 from repro.preprocessing.modl import khiops as mk
 from repro.preprocessing.modl import paper as modl
 from repro.preprocessing.modl.estimators import MODLDiscretizer, MODLGrouper
+from repro.preprocessing.modl.sorted_list import SortedList
 
 
 def test_universal_codes():
-    assert mk.log2_star(1) == 0.0
-    assert mk.log2_star(2) == pytest.approx(1.0)
-    assert mk.log2_star(16) == pytest.approx(4 + 2 + 1)
-    assert mk.c0_max(1) == 1.0
-    assert mk.c0_max(2) == pytest.approx(1.5)
+    assert criteria.log2_star(1) == 0.0
+    assert criteria.log2_star(2) == pytest.approx(1.0)
+    assert criteria.log2_star(16) == pytest.approx(4 + 2 + 1)
+    assert criteria.c0_max(1) == 1.0
+    assert criteria.c0_max(2) == pytest.approx(1.5)
     # the tail approximation continues the exact table smoothly
-    exact = 1 + sum(2.0 ** -mk._log2_star_raw(k) for k in range(2, 2101))
-    assert mk.c0_max(2100) == pytest.approx(exact, rel=1e-6)
-    assert mk.universal_code(1) == pytest.approx(math.log(2.86511))
-    assert mk.bounded_universal_code(1, 1) == pytest.approx(0.0)
+    exact = 1 + sum(2.0 ** -criteria._log2_star_raw(k) for k in range(2, 2101))
+    assert criteria.c0_max(2100) == pytest.approx(exact, rel=1e-6)
+    assert criteria.universal_code(1) == pytest.approx(math.log(2.86511))
+    assert criteria.bounded_universal_code(1, 1) == pytest.approx(0.0)
 
 
 def test_ln_bell_table_and_series():
-    assert math.exp(mk.ln_bell(5, 5)) == pytest.approx(52)
-    assert math.exp(mk.ln_bell(4, 2)) == pytest.approx(8)
+    assert math.exp(criteria.ln_bell(5, 5)) == pytest.approx(52)
+    assert math.exp(criteria.ln_bell(4, 2)) == pytest.approx(8)
     # series (n ≥ 100) vs exact log-space recurrence
-    exact = modl.log_bell(120)
+    exact = criteria.log_bell(120)
     for k in (2, 10, 50, 120):
-        assert mk.ln_bell(120, k) == pytest.approx(exact[k], rel=1e-6)
+        assert criteria.ln_bell(120, k) == pytest.approx(exact[k], rel=1e-6)
 
 
 def test_to_continuous_and_bounds():
@@ -101,11 +103,11 @@ def test_null_cost_and_level_definition(breast_cancer_split):
     _, _, ytr, _ = breast_cancer_split
     counts = np.unique(ytr, return_counts=True)[1]
     n = counts.sum()
-    null = math.log(2) + modl.lbinom(n + 1, 1) + modl.lf(n) - modl.lf(counts).sum()
-    assert mk.null_cost(counts) == pytest.approx(null)
-    assert mk.level(null, null, 3) == 0.0
-    assert mk.level(0.5 * null, null, 1) == 0.0
-    assert mk.level(0.5 * null, null, 2) == pytest.approx(0.5)
+    null = math.log(2) + criteria.lbinom(n + 1, 1) + criteria.lf(n) - criteria.lf(counts).sum()
+    assert criteria.null_cost(counts) == pytest.approx(null)
+    assert criteria.level(null, null, 3) == 0.0
+    assert criteria.level(0.5 * null, null, 1) == 0.0
+    assert criteria.level(0.5 * null, null, 2) == pytest.approx(0.5)
 
 
 def test_heuristic_vs_exact_dp_per_granularity():
@@ -118,12 +120,12 @@ def test_heuristic_vs_exact_dp_per_granularity():
         rows = rng.multinomial(rng.integers(2, 9), np.ones(j) / j, size=n_rows).astype(float)
         rows[rows.sum(axis=1) == 0, 0] = 1
         n = int(rows.sum())
-        g = mk.max_granularity(n)
-        pc = mk.discretization_partition_costs(n_rows, g, n, math.log(5))
+        g = criteria.max_granularity(n)
+        pc = criteria.discretization_partition_costs(n_rows, g, n, math.log(5))
         dp = modl.optimise_intervals(rows, pc, "optimal")
         heur = modl.optimise_intervals(rows, pc, "optimized_greedy")
-        c_dp = modl.partition_total_cost(rows, dp, pc)
-        c_h = modl.partition_total_cost(rows, heur, pc)
+        c_dp = criteria.partition_total_cost(rows, dp, pc)
+        c_h = criteria.partition_total_cost(rows, heur, pc)
         assert c_h >= c_dp - 1e-9
         hits += c_h < c_dp + 1e-6
     assert hits >= 36
@@ -135,7 +137,7 @@ def test_small_grouping_is_exhaustive():
     for _ in range(10):
         counts = rng.multinomial(30, [0.3, 0.3, 0.4], size=3)
         rows = [tuple(int(v) for v in r) for r in counts]
-        costs = kgp.GroupingCosts(3, 1, int(counts.sum()), 0.0, 3)
+        costs = criteria.GroupingCosts(3, 1, int(counts.sum()), 0.0, 3)
         _, table, garbage = kgp.small_source_number_group(rows, costs)
         assert garbage == 0
         cost = costs.global_cost([t.counts for t in table])
@@ -208,7 +210,7 @@ def test_grouping_reaches_brute_force_optimum(table, granularity, garbage, level
     rows = [tuple(r) for r in table]
     n = int(np.sum(table))
     assert len(kgp.quantile_groups([sum(r) for r in rows], 2**granularity)) == len(rows)
-    costs = kgp.GroupingCosts(len(rows), granularity, n, 0.0, len(rows[0]))
+    costs = criteria.GroupingCosts(len(rows), granularity, n, 0.0, len(rows[0]))
     labels, target, gb = kgp.group_frequency_table(rows, costs, n)
     best_cost, best_parts, best_gb = _brute_force(rows, costs)
     assert sorted(tuple(t.counts) for t in target) == best_parts
@@ -224,7 +226,7 @@ def test_grouping_reaches_brute_force_optimum(table, granularity, garbage, level
 def test_khiops_sorted_list_ties():
     """Norm/base/SortedList: a key already present goes right after the first element of that key
     (order: first inserted, then newest to oldest); removing the first promotes the next."""
-    sl = kgp._SortedList()
+    sl = SortedList()
     for name, key in [("a", 1.0), ("b", 1.0), ("c", 0.5), ("d", 1.0), ("e", 2.0)]:
         sl.add(name, key)
     assert sl.items == ["c", "a", "d", "b", "e"]
@@ -241,13 +243,13 @@ def test_grouping_partition_cost_with_garbage():
     g = 7 (V = 19, N = 4200, A = ln 41) has preparation cost 43.9459."""
     n, a = 4200, math.log(41)
     parts = np.array([[2158, 25], [1632, 175], [153, 57]], dtype=float)
-    pc = mk.grouping_partition_cost(3, 19, 7, n, a, garbage=13)
-    data = sum(modl.lf(r.sum()) - modl.lf(r).sum() for r in parts)
-    prep = pc + modl.part_cost(parts).sum() - (math.log(2) + a) - data
+    pc = criteria.grouping_partition_cost(3, 19, 7, n, a, garbage=13)
+    data = sum(criteria.lf(r.sum()) - criteria.lf(r).sum() for r in parts)
+    prep = pc + criteria.part_cost(parts).sum() - (math.log(2) + a) - data
     assert prep == pytest.approx(43.9459, abs=1e-4)
     # without garbage the same groups cost more
-    assert mk.grouping_partition_cost(3, 19, 7, n, a) > pc
-    assert mk.grouping_partition_costs(19, 7, n, a, garbage=13)[3] == pc
+    assert criteria.grouping_partition_cost(3, 19, 7, n, a) > pc
+    assert criteria.grouping_partition_costs(19, 7, n, a, garbage=13)[3] == pc
 
 
 def test_grouper_khiops_default_group_and_missing():
@@ -295,11 +297,11 @@ def test_compiled_helpers_match_reference():
         rows[rng.random(m) < 0.3] += 1
         np.testing.assert_array_equal(mk.merge_pure_rows(rows), mk.merge_pure_rows_py(rows))
     for n in (3, 100, 5000, 300_000):
-        for g in range(0, mk.max_granularity(n) + 1, 3):
+        for g in range(0, criteria.max_granularity(n) + 1, 3):
             m = min(n, 2500)
             np.testing.assert_array_equal(
-                mk.discretization_partition_costs(m, g, n, math.log(7)),
-                mk.discretization_partition_costs_py(m, g, n, math.log(7)),
+                criteria.discretization_partition_costs(m, g, n, math.log(7)),
+                criteria.discretization_partition_costs_py(m, g, n, math.log(7)),
             )
 
 

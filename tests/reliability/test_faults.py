@@ -3,7 +3,8 @@
 Two processes on one cell compute each fold once (a lock per cell, stale locks recovered); a
 damaged cell file or checkpoint is moved aside with a warning and recomputed, and readers skip it;
 checkpoints left beside a finished cell are removed on the next visit; OpenML without an answer
-fails within seconds. (A sweep's exit code: test_cli_faults.py.)
+fails within seconds; an interrupted cell resumes from its finished folds. (A sweep's exit code:
+test_cli_faults.py.)
 """
 
 import os
@@ -39,6 +40,25 @@ def _counting(monkeypatch):
     calls, original = [], runner.run_fold
     monkeypatch.setattr(runner, "run_fold", lambda *a: (calls.append(a[3].fold), original(*a))[1])
     return calls
+
+
+def _interrupt(monkeypatch, cell, results_dir, after: int = 3):
+    """Run ``cell`` killed (a KeyboardInterrupt) after ``after`` folds; its checkpoint folder."""
+    original, done = runner.run_fold, []
+
+    def interrupted(estimator, X, y, split, *args):
+        if len(done) == after:
+            raise KeyboardInterrupt
+        done.append(split.fold)
+        return original(estimator, X, y, split, *args)
+
+    monkeypatch.setattr(runner, "run_fold", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_cell(cell, results_dir=results_dir)
+    monkeypatch.setattr(runner, "run_fold", original)
+    parts = cell.parts_path(results_dir)
+    assert len(list(parts.glob("*.parquet"))) == after and not cell.path(results_dir).exists()
+    return parts
 
 
 def _values(records):
@@ -175,25 +195,26 @@ def test_a_damaged_cell_file_is_moved_aside_and_recomputed(tmp_path, monkeypatch
     pd.testing.assert_frame_equal(read_records(tmp_path), again)  # the quarantined file unread
 
 
+def test_an_interrupted_cell_resumes_from_its_finished_folds(tmp_path, monkeypatch):
+    cell = runner.make_cell("nb_gaussian", _dataset(), "cv5", 0)
+    parts = _interrupt(monkeypatch, cell, tmp_path)
+    calls = _counting(monkeypatch)
+    rec = runner.run_cell(cell, results_dir=tmp_path)
+    assert len(calls) == 2  # only the two missing folds are computed
+    assert sorted(rec.query("metric == 'accuracy' and split == 'test'")["fold"]) == [0, 1, 2, 3, 4]
+    assert cell.path(tmp_path).exists() and not parts.exists()
+
+    calls.clear()
+    again = runner.run_cell(cell, results_dir=tmp_path)  # a finished cell is not recomputed
+    assert calls == [] and len(again) == len(rec)
+    pd.testing.assert_frame_equal(read_records(tmp_path), again)
+
+
 def test_a_damaged_checkpoint_is_recomputed_alone(tmp_path, monkeypatch):
-    ds = _dataset()
-    cell = runner.make_cell("nb_gaussian", ds, "cv5")
-    original = runner.run_fold
-    done = []
-
-    def interrupted(estimator, X, y, split, *args):
-        if len(done) == 3:
-            raise KeyboardInterrupt  # killed after three folds
-        done.append(split.fold)
-        return original(estimator, X, y, split, *args)
-
-    monkeypatch.setattr(runner, "run_fold", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        runner.run_cell(cell, results_dir=tmp_path)
-    parts = cell.path(tmp_path).with_suffix(".parts")
+    cell = runner.make_cell("nb_gaussian", _dataset(), "cv5")
+    parts = _interrupt(monkeypatch, cell, tmp_path)
     damaged = sorted(parts.glob("*.parquet"))[1]
     damaged.write_bytes(damaged.read_bytes()[:40])
-    monkeypatch.setattr(runner, "run_fold", original)
     calls = _counting(monkeypatch)
     with pytest.warns(CorruptFileWarning, match=damaged.name):
         records = runner.run_cell(cell, results_dir=tmp_path)
@@ -221,7 +242,7 @@ def test_checkpoints_left_beside_a_finished_cell_are_removed(tmp_path, monkeypat
     ds = _dataset()
     cell = runner.make_cell("nb_gaussian", ds, "cv5")
     first = runner.run_cell(cell, results_dir=tmp_path)
-    parts = cell.path(tmp_path).with_suffix(".parts")
+    parts = cell.parts_path(tmp_path)
     parts.mkdir()
     first.head(3).to_parquet(parts / "r000_f000.parquet")
     calls = _counting(monkeypatch)

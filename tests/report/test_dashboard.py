@@ -14,24 +14,21 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from conftest import ROOT
 
 from repro.report.__main__ import main
-from repro.report.dashboard import (
-    BENCHMARKS,
+from repro.report.dashboard import collect, update_dashboard, write_dashboard
+from repro.report.dashboard_benchmarks import BENCHMARKS, benchmark_rows
+from repro.report.dashboard_claims import generated_claims
+from repro.report.dashboard_html import render_html
+from repro.report.dashboard_inputs import (
     DashboardError,
-    benchmark_rows,
     check_consistency,
-    collect,
     dashboard_configs,
-    generated_claims,
     git_date,
-    render_html,
-    render_markdown,
-    update_dashboard,
-    write_dashboard,
 )
+from repro.report.dashboard_markdown import render_markdown
 
-ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 CONF = ROOT / "conf" / "experiment"
 

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from repro.preprocessing.modl.paper import lbinom
+from repro.preprocessing.modl.criteria import lbinom
 
 
 def selection_prior_cost(n_variables: int, n_selected) -> np.ndarray | float:

@@ -67,27 +67,59 @@ def _ffwbw_pass(
     n_rec,
     moves,
     n_moves,
+    n_threads,
+    chunk,
 ):
     """One fast-forward (``add``) or fast-backward pass of Algorithm 1 (boulle2007 §3.5).
 
     Every variable of ``order`` not yet (resp. already) selected is evaluated once; the move is
     kept as soon as it lowers criterion (4). ``etable`` and ``ty`` are those of the pass
-    direction (:class:`ScoreEngine`).
-    Evaluated models are appended to the ``rec_*`` arrays (state id = number of moves so far),
-    accepted moves to ``moves``. Returns (nll, n_sel, n_rec, n_moves, improved).
-    """
+    direction (:class:`ScoreEngine`). Evaluated models are appended to the ``rec_*`` arrays
+    (state id = number of moves so far), accepted moves to ``moves``. Returns (nll, n_sel,
+    n_rec, n_moves, improved).
+
+    ``n_threads`` > 1 evaluates the next candidates on that many threads, speculatively
+    (:func:`_mix_log_sums_parallel`): they are computed against the current model, then read in
+    the pass's order; at the first accepted move the model changes and the candidates after it
+    are evaluated again. The look-ahead starts at one candidate per thread and doubles after
+    each batch without a move (up to ``chunk``), so that few evaluations are redone where moves
+    are frequent (the first forward pass) and many run at once where they are rare. Same
+    evaluations, same floating-point operations, same order of decisions: the pass's result,
+    records and moves do not depend on ``n_threads``. One thread (``n_threads = chunk = 1``)
+    reads one candidate at a time, on this thread."""
     improved = False
     cost = nll + prior_cost[n_sel]
-    for t in range(order.size):
-        i = order[t]
-        if selected[i] == add:
-            continue
-        s = mix_log_sum(q, codes[i], etable, offsets[i])
-        nll, n_sel, cost, n_rec, n_moves, moved = _read_move(
-            i, s, add, selected, codes, offsets, table, ty, y, S, q, prior_cost, n_sel, nll,
-            cost, tol, record, rec_state, rec_var, rec_kind, rec_cost, n_rec, moves, n_moves,
-        )  # fmt: skip
-        improved |= moved
+    batch = np.empty(chunk, dtype=np.int64)
+    position = np.empty(chunk, dtype=np.int64)
+    values = np.empty(chunk)
+    width = n_threads
+    t = 0
+    while t < order.size:
+        m = 0
+        while t < order.size and m < width:
+            i = order[t]
+            if selected[i] != add:
+                batch[m] = i
+                position[m] = t
+                m += 1
+            t += 1
+        if n_threads > 1:
+            _mix_log_sums_parallel(q, codes, etable, offsets, batch, m, values)
+        else:
+            _mix_log_sums(q, codes, etable, offsets, batch, m, values)
+        for c in range(m):
+            nll, n_sel, cost, n_rec, n_moves, moved = _read_move(
+                batch[c], values[c], add, selected, codes, offsets, table, ty, y, S, q,
+                prior_cost, n_sel, nll, cost, tol, record, rec_state, rec_var, rec_kind,
+                rec_cost, n_rec, moves, n_moves,
+            )  # fmt: skip
+            if moved:
+                improved = True
+                t = position[c] + 1  # the rest of the chunk: evaluated again on the new model
+                width = n_threads
+                break
+        else:
+            width = min(2 * width, chunk)  # no move: read further ahead next time
     return nll, n_sel, n_rec, n_moves, improved
 
 
@@ -118,74 +150,18 @@ def _read_move(
     return nll, n_sel, cost, n_rec, n_moves, False
 
 
+@njit(cache=True)
+def _mix_log_sums(q, codes, etable, offsets, batch, m, values):
+    """values[c] = :func:`mix_log_sum` of candidate batch[c], c < m (the trial NLL's last term)."""
+    for c in range(m):
+        values[c] = mix_log_sum(q, codes[batch[c]], etable, offsets[batch[c]])
+
+
 @njit(cache=True, parallel=True)
-def _ffwbw_pass_parallel(
-    order,
-    add,
-    selected,
-    codes,
-    offsets,
-    table,
-    etable,
-    ty,
-    y,
-    S,
-    q,
-    prior_cost,
-    n_sel,
-    nll,
-    tol,
-    record,
-    rec_state,
-    rec_var,
-    rec_kind,
-    rec_cost,
-    n_rec,
-    moves,
-    n_moves,
-    n_threads,
-    chunk,
-):
-    """:func:`_ffwbw_pass` with the evaluations of the next candidates run on every thread,
-    speculatively: they are computed against the current model, then read in the pass's order
-    as the serial pass would; at the first accepted move the model changes and the candidates
-    after it are evaluated again. The look-ahead starts at one candidate per thread and doubles
-    after each batch without a move (up to ``chunk``), so that few evaluations are redone where
-    moves are frequent (the first forward pass) and many run at once where they are rare. Same
-    evaluations, same floating-point operations, same order of decisions: the pass's result,
-    records and moves are those of the serial pass."""
-    improved = False
-    cost = nll + prior_cost[n_sel]
-    batch = np.empty(chunk, dtype=np.int64)
-    position = np.empty(chunk, dtype=np.int64)
-    values = np.empty(chunk)
-    width = n_threads
-    t = 0
-    while t < order.size:
-        m = 0
-        while t < order.size and m < width:
-            i = order[t]
-            if selected[i] != add:
-                batch[m] = i
-                position[m] = t
-                m += 1
-            t += 1
-        for c in prange(m):
-            values[c] = mix_log_sum(q, codes[batch[c]], etable, offsets[batch[c]])
-        for c in range(m):
-            nll, n_sel, cost, n_rec, n_moves, moved = _read_move(
-                batch[c], values[c], add, selected, codes, offsets, table, ty, y, S, q,
-                prior_cost, n_sel, nll, cost, tol, record, rec_state, rec_var, rec_kind,
-                rec_cost, n_rec, moves, n_moves,
-            )  # fmt: skip
-            if moved:
-                improved = True
-                t = position[c] + 1  # the rest of the chunk: evaluated again on the new model
-                width = n_threads
-                break
-        else:
-            width = min(2 * width, chunk)  # no move: read further ahead next time
-    return nll, n_sel, n_rec, n_moves, improved
+def _mix_log_sums_parallel(q, codes, etable, offsets, batch, m, values):
+    """:func:`_mix_log_sums` on numba's threads (the caller sets their number)."""
+    for c in prange(m):
+        values[c] = mix_log_sum(q, codes[batch[c]], etable, offsets[batch[c]])
 
 
 @njit(cache=True)
@@ -433,6 +409,13 @@ class SearchResult:
     info: dict = field(default_factory=dict)
 
 
+def _prior_costs(n_variables: int, n_candidates: int) -> np.ndarray:
+    """l(M) of a selection of s = 0 … K variables (:func:`selection_prior_cost`, boulle2007 §3.3,
+    K = ``n_variables``) at index s, then +∞ for s = K+1 … ``n_candidates``."""
+    prior_cost = np.asarray(selection_prior_cost(n_variables, np.arange(n_variables + 1)))
+    return np.concatenate([prior_cost, np.full(max(0, n_candidates - n_variables), np.inf)])
+
+
 def default_n_starts(n_variables: int, n_instances: int) -> int:
     """⌊log2(K·N)⌋ starts (Algorithm 1, line 2), at least 1."""
     return max(1, int(math.floor(math.log2(max(n_variables * n_instances, 2)))))
@@ -459,7 +442,7 @@ def ms_ffwbw(
 
     ``n_variables`` is the K of the prior (see the module docstring). With ``record``, the
     evaluated models are kept in a :class:`SearchLog` (for model averaging). ``n_threads`` > 1
-    evaluates the candidates of a pass on that many threads (:func:`_ffwbw_pass_parallel`),
+    evaluates the candidates of a pass on that many threads (:func:`_ffwbw_pass`),
     with the same result as one thread.
     """
     d = engine.data
@@ -467,8 +450,7 @@ def ms_ffwbw(
     rng = np.random.default_rng(random_state)
     if n_starts is None:
         n_starts = default_n_starts(n_variables, d.n_instances)
-    prior_cost = np.asarray(selection_prior_cost(n_variables, np.arange(n_variables + 1)))
-    prior_cost = np.concatenate([prior_cost, np.full(max(0, n_cand - n_variables), np.inf)])
+    prior_cost = _prior_costs(n_variables, n_cand)
     engine.reset()
     null_nll = engine.nll
     null_cost = null_nll + prior_cost[0]
@@ -483,13 +465,12 @@ def ms_ffwbw(
     dummy_k = np.empty(0, dtype=np.int8)
     dummy_f = np.empty(0)
     n_threads = min(max(1, int(n_threads)), numba.config.NUMBA_NUM_THREADS)
-    if n_threads > 1:
 
-        def run_pass(*args):  # on n_threads threads, the caller's thread count left as it was
-            with numba_threads(n_threads):
-                return _ffwbw_pass_parallel(*args, n_threads, PARALLEL_CHUNK * n_threads)
-    else:
-        run_pass = _ffwbw_pass
+    def run_pass(*args):  # on n_threads threads, the caller's thread count left as it was
+        if n_threads == 1:
+            return _ffwbw_pass(*args, 1, 1)
+        with numba_threads(n_threads):
+            return _ffwbw_pass(*args, n_threads, PARALLEL_CHUNK * n_threads)
 
     def ensure_moves(extra):
         nonlocal moves
@@ -589,8 +570,7 @@ def exhaustive_search(engine: ScoreEngine, n_variables: int) -> SearchResult:
     d = engine.data
     n_cand = d.n_candidates
     _check_exhaustive_size(n_cand)
-    prior_cost = np.asarray(selection_prior_cost(n_variables, np.arange(n_variables + 1)))
-    prior_cost = np.concatenate([prior_cost, np.full(max(0, n_cand - n_variables), np.inf)])
+    prior_cost = _prior_costs(n_variables, n_cand)
     costs = np.empty(1 << n_cand)
     _gray_map_costs(d.codes, d.offsets, d.table, d.y, d.log_prior, prior_cost, costs, 1 << 12)
     best_mask = int(np.argmin(costs))

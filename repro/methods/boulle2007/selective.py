@@ -58,6 +58,12 @@ class SelectiveNaiveBayes(MODLNaiveBayes):
         weights[data.candidates] = np.clip(candidate_weights, 0.0, 1.0)
         return weights
 
+    def _subset_weights(self, data: EncodedData, selected) -> np.ndarray:
+        """The 0/1 weights a_k of the selective NB of the candidates ``selected`` (eq. 3)."""
+        w = np.zeros(data.n_candidates)
+        w[selected] = 1.0
+        return self._weights_from(data, w)
+
     def _n_prior_variables(self, data: EncodedData) -> int:
         if self.prior_variables == "all":
             return max(len(self.variables_), 1)
@@ -110,9 +116,7 @@ class GreedySelectiveNaiveBayes(SelectiveNaiveBayes):
             selection_order=[int(data.candidates[i]) for i in selected],
             search_time=time.perf_counter() - start,
         )
-        w = np.zeros(data.n_candidates)
-        w[selected] = 1.0
-        return self._weights_from(data, w)
+        return self._subset_weights(data, selected)
 
 
 class ACCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
@@ -295,7 +299,4 @@ class MAPSelectiveNaiveBayes(MAPSearchNaiveBayes):
 
     def _fit_weights(self, Z, y):
         data, result = self._search(Z, y)
-        w = np.zeros(data.n_candidates)
-        if result is not None:
-            w[result.selected] = 1.0
-        return self._weights_from(data, w)
+        return self._subset_weights(data, [] if result is None else result.selected)

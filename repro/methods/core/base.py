@@ -6,11 +6,16 @@
 Subclasses choose the per-variable models (:meth:`_make_variable_model`), the class prior
 (:meth:`_class_log_prior`) and the weights (:meth:`_fit_weights`), and validate their
 hyper-parameters in :meth:`_check_params` (with :mod:`repro.methods.core.checks`); the base class
-runs that check, validates the input, fits the variable models once, and predicts. Weights are
-finite and ≥ 0: selection gives 0/1, averaging [0, 1], and WNB (vidaurre2012 eq. 6) may exceed 1.
-Training log-likelihood columns are obtained one variable at a time (:meth:`_training_columns`)
-so that selection and weighting algorithms can update an N × J score matrix in O(N·J) per
-variable, never materialising N × K × J.
+runs that check, validates the input, fits the variable models once, checks the weights, and
+predicts (:meth:`_joint_log_likelihood`: the score above, summed one variable of weight > 0 at a
+time). Weights are finite and ≥ 0: selection gives 0/1, averaging [0, 1], and WNB (vidaurre2012
+eq. 6) may exceed 1.
+
+The weight searches of boulle2007, hue2024 and Khiops read the training data as
+:class:`repro.methods.core.engine.EncodedData`, built one variable at a time: a discrete variable
+as N codes into its table of log P(x_k | y) (its N × J log-likelihoods are never materialised),
+any other as its N × J column; their :class:`~repro.methods.core.engine.ScoreEngine` updates the
+N × J score matrix in O(N·J) per variable.
 
 Parallel preparation: an estimator with an ``n_jobs`` parameter (the MODL family,
 ``fnb_khiops``) fits its variable models over blocks of variables (:func:`fit_variable_models`):
@@ -230,11 +235,6 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         self.fit_report_["weighting_time"] = time.perf_counter() - prepared
         self.fit_cpu_["weighting"] = time.process_time() - prepared_cpu
         return self
-
-    def _training_columns(self, Z: np.ndarray):
-        """Yield (k, log P(x_k | y) on the rows of Z) one variable at a time."""
-        for k, model in enumerate(self.variables_):
-            yield k, model.log_likelihood(Z[:, k])
 
     # ---------------------------------------------------------------- predict
     def _joint_log_likelihood(self, Z: np.ndarray) -> np.ndarray:

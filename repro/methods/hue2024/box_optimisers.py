@@ -83,6 +83,32 @@ def _check_start(w0, upper):
     return w, np.broadcast_to(np.asarray(upper, dtype=np.float64), w.shape).copy()
 
 
+def _descend(step, w, value, count, start, lipschitz, epsilon, max_iter) -> OptimisationTrace:
+    """The outer loop of SG, CF, UE, UG and CG, with the stopping rule of the module docstring.
+
+    ``step(w, L)`` takes one accepted step from ``w`` with the Lipschitz estimate L (its line
+    search doubles L) and returns (new point, objective there, accepted L, ‖Δw‖_∞), or None when
+    ``w`` is optimal (CG's zero gap); ``value`` is the objective at the start. L is halved after
+    each step (Nesterov's adaptive estimate); the method's value is the last row's.
+    """
+    L = float(lipschitz)
+    rows = [_row(0, value, w, start, L)]
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        accepted = step(w, L)
+        if accepted is None:
+            converged = True
+            break
+        w, value, L, moved = accepted
+        rows.append(_row(it, value, w, start, L))
+        L = max(L / 2.0, 1e-12)
+        if moved < epsilon:
+            converged = True
+            break
+    return OptimisationTrace(w, rows[-1]["value"], it, converged, count.n, rows)
+
+
 def _gradient_descent(
     fun: Callable,
     value: Callable,
@@ -95,22 +121,20 @@ def _gradient_descent(
     freeze_zeros: bool,
     penalty: Callable | None,
 ) -> OptimisationTrace:
-    """The loop shared by SG, CF and UE: ``step(w, g, L, upper)`` gives the candidate point;
-    L doubles until the quadratic upper model of f holds at it, then halves for the next
-    iteration (Nesterov's adaptive gradient mapping). The objective is f (+ ψ when given)."""
+    """The step shared by SG, CF and UE: ``step(w, g, L, upper)`` gives the candidate point;
+    L doubles until the quadratic upper model of f holds at it (Nesterov's adaptive gradient
+    mapping, :func:`_descend`). The objective is f (+ ψ when given)."""
     count = _Counter(fun, value)
     start = time.perf_counter()
     w, upper = _check_start(w0, upper)
-    L = float(lipschitz)
 
     def total(f_value, point):
         return f_value + (penalty(point)[0] if penalty is not None else 0.0)
 
     f, g = count.fun(w)
-    rows = [_row(0, total(f, w), w, start, L)]
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
+
+    def gradient_step(w, L):
+        nonlocal f, g
         if freeze_zeros:
             upper[w <= 0.0] = 0.0
         while True:
@@ -121,15 +145,10 @@ def _gradient_descent(
                 break
             L *= 2.0
         moved = float(np.max(np.abs(d))) if d.size else 0.0
-        w = w_new
-        f, g = count.fun(w)
-        rows.append(_row(it, total(f, w), w, start, L))
-        L = max(L / 2.0, 1e-12)
-        if moved < epsilon:
-            converged = True
-            break
-    result = OptimisationTrace(w, rows[-1]["value"], it, converged, count.n, rows)
-    return result
+        f, g = count.fun(w_new)
+        return w_new, total(f, w_new), L, moved
+
+    return _descend(gradient_step, w, total(f, w), count, start, lipschitz, epsilon, max_iter)
 
 
 def projected_gradient(
@@ -211,15 +230,11 @@ def universal_gradient(
     count = _Counter(fun, value)
     start = time.perf_counter()
     x0, upper = _check_start(w0, upper)
-    M = float(lipschitz)
-    y = x0.copy()
-    f_y = count.value(y)
     grad_sum = np.zeros_like(x0)
     A = 0.0
-    rows = [_row(0, f_y, y, start, M)]
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
+
+    def fast_step(y, M):
+        nonlocal grad_sum, A
         v = np.clip(x0 - grad_sum, 0.0, upper)
         while True:
             a = (1.0 + np.sqrt(1.0 + 4.0 * M * A)) / (2.0 * M)
@@ -237,13 +252,10 @@ def universal_gradient(
         moved = float(np.max(np.abs(y_new - y))) if y.size else 0.0
         grad_sum += a * g_x
         A += a
-        y, f_y = y_new, f_new
-        rows.append(_row(it, f_y, y, start, M))
-        M = max(M / 2.0, 1e-12)
-        if moved < epsilon:
-            converged = True
-            break
-    return OptimisationTrace(y, float(f_y), it, converged, count.n, rows)
+        return y_new, f_new, M, moved
+
+    y = x0.copy()
+    return _descend(fast_step, y, count.value(y), count, start, lipschitz, epsilon, max_iter)
 
 
 def conditional_gradient(
@@ -259,19 +271,16 @@ def conditional_gradient(
     count = _Counter(fun, value)
     start = time.perf_counter()
     w, upper = _check_start(w0, upper)
-    L = float(lipschitz)
     f, g = count.fun(w)
-    rows = [_row(0, f, w, start, L)]
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
+
+    def frank_wolfe_step(w, L):
+        nonlocal f, g
         s = np.where(g < 0, upper, 0.0)
         d = s - w
         gap = -float(g @ d)
         dd = float(d @ d)
         if gap <= 0.0 or dd == 0.0:
-            converged = True
-            break
+            return None
         while True:
             gamma = min(1.0, gap / (L * dd))
             w_new = w + gamma * d
@@ -280,14 +289,10 @@ def conditional_gradient(
                 break
             L *= 2.0
         moved = gamma * float(np.max(np.abs(d)))
-        w = w_new
-        f, g = count.fun(w)
-        rows.append(_row(it, f, w, start, L))
-        L = max(L / 2.0, 1e-12)
-        if moved < epsilon:
-            converged = True
-            break
-    return OptimisationTrace(w, float(f), it, converged, count.n, rows)
+        f, g = count.fun(w_new)
+        return w_new, f, L, moved
+
+    return _descend(frank_wolfe_step, w, f, count, start, lipschitz, epsilon, max_iter)
 
 
 def alternating_minimisation(

@@ -5,7 +5,7 @@
 
 LL_n(w) = log P_w(y_n | x_n) is the log-likelihood of the weighted naive Bayes (eq. 4–5, no
 smoothing of the posterior); L* is Rissanen's universal code of the positive integers
-(:func:`repro.preprocessing.modl.khiops.universal_code`, c0 = 2.86511), natural logarithms
+(:func:`repro.preprocessing.modl.criteria.universal_code`, c0 = 2.86511), natural logarithms
 throughout (nats, as the MODL costs B(X_k) = construction + preparation cost).
 
 For Boolean weights f_F is the SNB prior f_B of eq. 9, L*(K_s) − log K_s! + Σ_{selected} B(X_k)
@@ -26,7 +26,7 @@ import math
 import numpy as np
 
 from repro.methods.core.criteria import softmax_nll
-from repro.preprocessing.modl.khiops import universal_code
+from repro.preprocessing.modl.criteria import universal_code
 
 
 def fnb_count_cost(total_weight: float) -> float:

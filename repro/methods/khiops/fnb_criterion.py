@@ -14,8 +14,7 @@ import numpy as np
 from numba import njit
 
 from repro.methods.core.criteria import softmax_row
-from repro.preprocessing.modl.khiops import universal_code
-from repro.preprocessing.modl.paper import lbinom
+from repro.preprocessing.modl.criteria import lbinom, universal_code
 
 
 def khiops_fnb_prior(weights, costs, n_instances: int, n_classes: int, lam: float, alpha: float):

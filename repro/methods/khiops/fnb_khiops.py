@@ -33,7 +33,7 @@ from repro.methods.khiops.fnb_criterion import (
     khiops_fnb_trial_data_cost,
 )
 from repro.methods.khiops.prepared import KhiopsPreparedNaiveBayes
-from repro.preprocessing.modl.khiops import universal_code
+from repro.preprocessing.modl.criteria import universal_code
 
 
 class ParkMillerRandom:

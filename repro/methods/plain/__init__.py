@@ -1,2 +1,3 @@
-"""Naive Bayes with every weight 1: Gaussian, binned and m-estimate NB (:mod:`.nb`), the
-histogram NB of elovaara2008 (:mod:`.histogram_nb`) and the MODL NB (:mod:`.modl_nb`)."""
+"""Naive Bayes with every weight 1: Gaussian, equal-frequency, equal-width and Laplace NB
+(:mod:`.nb`), the histogram NB of elovaara2008 (:mod:`.histogram_nb`) and the MODL NB
+(:mod:`.modl_nb`)."""

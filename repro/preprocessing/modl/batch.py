@@ -19,9 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from repro.compilation import numba_threads
+from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import kernels as modl_kernels
-from repro.preprocessing.modl import khiops as modl_khiops
-from repro.preprocessing.modl import paper as modl
 from repro.preprocessing.modl.estimators import (
     MODLDiscretizer,
     MODLIntervalPartition,
@@ -116,7 +115,7 @@ def _fit_paper(models, block, y, n_classes, n_threads) -> list[bool]:
         block,
         y,
         n_classes,
-        modl.discretization_partition_cost_2006(max(n, 1), n),
+        criteria.discretization_partition_cost_2006(max(n, 1), n),
         modl_kernels.lf_tables(n + n_classes + 2),
         CAPACITY,
     )
@@ -135,11 +134,9 @@ def _fit_khiops(models, block, y, n_classes, n_threads) -> list[bool]:
     interval are its counts, since Khiops' bound lies in [last value below, first value
     above)."""
     n = y.size
-    g_max = modl_khiops.max_granularity(n)
+    g_max = criteria.max_granularity(n)
     a = attribute_cost(models[0].partition.n_variables)  # (one K per call)
-    pcs = np.vstack(
-        [modl_khiops.discretization_partition_costs(n, g, n, a) for g in range(g_max + 1)]
-    )
+    pcs = np.vstack([criteria.discretization_partition_costs(n, g, n, a) for g in range(g_max + 1)])
     n_parts, granularity, lows, highs, counts = _run(
         modl_kernels.discretize_khiops_block,
         modl_kernels.discretize_khiops_block_serial,

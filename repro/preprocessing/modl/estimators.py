@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import grouping as modl_khiops_grouping
 from repro.preprocessing.modl import khiops as modl_khiops
 from repro.preprocessing.modl import paper as modl
@@ -41,7 +42,7 @@ def _class_index(y, n_classes=None):
 
 def _data_cost(counts) -> float:
     counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
-    return float((modl.lf(counts.sum(axis=1)) - modl.lf(counts).sum(axis=1)).sum())
+    return float((criteria.lf(counts.sum(axis=1)) - criteria.lf(counts).sum(axis=1)).sum())
 
 
 def attribute_cost(n_variables) -> float:
@@ -98,14 +99,14 @@ class MODLDiscretizer:
         max_parts = int(self.max_intervals or 0)
         class_counts = rows.sum(axis=0)
         if self.variant == "paper":
-            pc = modl.discretization_partition_cost_2006(max(n, 1), values.size)
+            pc = criteria.discretization_partition_cost_2006(max(n, 1), values.size)
             ends = modl.optimise_intervals(rows, pc, self.algorithm, max_parts)
             return self.set_intervals_2006(
-                modl.interval_counts(rows, ends), self._bounds(values, ends), class_counts
+                criteria.interval_counts(rows, ends), self._bounds(values, ends), class_counts
             )
         a = attribute_cost(self.n_variables)
         ends, g, cost = modl_khiops.discretize_table(rows, a, max_parts)
-        counts = modl.interval_counts(rows, np.asarray(ends, dtype=np.int64))
+        counts = criteria.interval_counts(rows, np.asarray(ends, dtype=np.int64))
         return self._set_khiops(counts, self._bounds(values, ends), class_counts, g, cost)
 
     def set_intervals_khiops(self, counts, lows, highs, class_counts, granularity):
@@ -115,10 +116,10 @@ class MODLDiscretizer:
         the first above (``lows``, ``highs``: Khiops' human-readable bound is placed between),
         ``class_counts``, the granularity g. Cost = pc[I] of (g, N, A = ln K) + Σ parts."""
         n_parts = counts.shape[0]
-        pc = modl_khiops.discretization_partition_costs(
+        pc = criteria.discretization_partition_costs(
             n_parts, granularity, int(class_counts.sum()), attribute_cost(self.n_variables)
         )
-        cost = float(pc[n_parts] + modl.part_cost(counts).sum())
+        cost = float(pc[n_parts] + criteria.part_cost(counts).sum())
         bounds = self._bounds_between(lows, highs)
         return self._set_khiops(counts, bounds, class_counts, granularity, cost)
 
@@ -126,7 +127,7 @@ class MODLDiscretizer:
         a = attribute_cost(self.n_variables)
         self.granularity_ = int(granularity)
         construction = math.log(2.0) + (a if counts.shape[0] > 1 else 0.0)
-        null = modl_khiops.null_cost(class_counts)
+        null = criteria.null_cost(class_counts)
         return self._set_partition(counts, bounds, class_counts, cost, null, construction)
 
     def set_intervals_2006(self, counts, bounds, class_counts) -> MODLDiscretizer:
@@ -138,9 +139,9 @@ class MODLDiscretizer:
         (the 2006 criterion, pc of N = Σ counts), null cost = pc[1] + the one part's cost.
         """
         n = int(class_counts.sum())
-        pc = modl.discretization_partition_cost_2006(max(n, 1), counts.shape[0])
-        cost = float(pc[counts.shape[0]] + modl.part_cost(counts).sum())  # partition_total_cost
-        null = float(pc[1] + modl.part_cost(class_counts).sum())
+        pc = criteria.discretization_partition_cost_2006(max(n, 1), counts.shape[0])
+        cost = float(pc[counts.shape[0]] + criteria.part_cost(counts).sum())  # partition_total_cost
+        null = float(pc[1] + criteria.part_cost(class_counts).sum())
         self.granularity_ = 0
         return self._set_partition(counts, bounds, class_counts, cost, null, 0.0)
 
@@ -166,7 +167,7 @@ class MODLDiscretizer:
         self.cost_ = float(cost)
         self.null_cost_ = float(null)
         if self.variant == "khiops":
-            self.level_ = modl_khiops.level(self.cost_, self.null_cost_, self.n_intervals_)
+            self.level_ = criteria.level(self.cost_, self.null_cost_, self.n_intervals_)
         else:
             lev = 1.0 - self.cost_ / self.null_cost_
             self.level_ = lev if (lev > 1e-10 and self.n_intervals_ > 1) else 0.0
@@ -238,13 +239,13 @@ class MODLGrouper:
         if self.variant == "khiops":
             a = attribute_cost(self.n_variables)
             value_labels, g, cost, catch = modl_khiops_grouping.group_values(counts, a)
-            null = modl_khiops.null_cost(class_counts)
+            null = criteria.null_cost(class_counts)
             self.granularity_ = int(g)
         else:
             value_labels, cost = _group_paper(counts)
             null = float(
-                modl.grouping_partition_cost_2005(len(names))[1]
-                + modl.part_cost(class_counts).sum()
+                criteria.grouping_partition_cost_2005(len(names))[1]
+                + criteria.part_cost(class_counts).sum()
             )
             catch = np.zeros(len(names), bool)
             self.granularity_ = 0
@@ -290,9 +291,11 @@ def _unkey(k):
 def _group_paper(counts: np.ndarray):
     """2005 grouping: two classes → optimal order by P(class 1); else greedy merges + moves."""
     v = counts.shape[0]
-    pc = modl.grouping_partition_cost_2005(v)
+    pc = criteria.grouping_partition_cost_2005(v)
     if v <= 1:
-        return np.zeros(v, dtype=np.int64), float(pc[1] + modl.part_cost(counts.sum(axis=0)).sum())
+        return np.zeros(v, dtype=np.int64), float(
+            pc[1] + criteria.part_cost(counts.sum(axis=0)).sum()
+        )
     if counts.shape[1] == 2:
         p1 = counts[:, 1] / counts.sum(axis=1)
         order = np.argsort(p1, kind="stable")
@@ -303,11 +306,11 @@ def _group_paper(counts: np.ndarray):
             labels[order[start : e + 1]] = k
             start = e + 1
     else:
-        labels = modl.optimise_groups(counts, pc)
+        labels = modl.greedy_grouping(counts, pc)
     k = labels.max() + 1
     g = np.zeros((k, counts.shape[1]))
     np.add.at(g, labels, counts)
-    return labels, float(pc[k] + modl.part_cost(g).sum())
+    return labels, float(pc[k] + criteria.part_cost(g).sum())
 
 
 # ---------------------------------------------------------------------------------------------

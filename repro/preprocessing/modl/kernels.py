@@ -2,21 +2,20 @@
 
 Every kernel reproduces the floating-point operations of the Python reference implementation of
 :mod:`repro.preprocessing.modl.paper` (run by its optimisers with ``reference=True``, the tests'
-oracle)
-in the same order, so that costs, deltas and therefore tie-breaking and partitions are
+oracle) in the same order, so that costs, deltas and therefore tie-breaking and partitions are
 bit-identical; the choice rule of the post-optimisation is one function for both
-(:func:`repro.preprocessing.modl.rules.choose_move`, compiled here):
+(:func:`repro.preprocessing.modl.rules.choose_move`, compiled here; the Khiops grouping's
+Python optimiser takes the same decision with :func:`~repro.preprocessing.modl.rules.pick_move`):
 
 - ``ln n!`` is read from one table (:func:`lf_tables`): row 0 = ``scipy.special.gammaln(k + 1)``
-  (the ``lf`` of the vectorised :func:`~repro.preprocessing.modl.paper.part_cost`), row 1 =
-  ``math.lgamma(k)`` (of the scalar ``_part_cost1`` of the greedy steps). The two differ in the
+  (the ``lf`` of the vectorised :func:`~repro.preprocessing.modl.criteria.part_cost`), row 1 =
+  ``math.lgamma(k)`` (of the scalar ``scalar_part_cost`` of the greedy steps). The two differ in the
   last bit for many k, and so do numba's and CPython's ``lgamma``: hence tables built in Python.
 - Sums over the classes follow numpy's pairwise summation (sequential from −0.0 below 8 terms,
   :func:`_pairwise` from 8 to 128; the wrappers use the Python references beyond 128 classes).
 - The sorted list of merge deltas reproduces the tie rule of Khiops' ``SortedList`` as
-  :class:`~repro.preprocessing.modl.paper.KhiopsSortedList` does (first inserted item heads its
-  group
-  of equal keys, then the others from the newest to the oldest; the next head is pinned).
+  :class:`~repro.preprocessing.modl.sorted_list.SortedList` does (first inserted item heads its
+  group of equal keys, then the others from the newest to the oldest; the next head is pinned).
 
 Design for numba: each algorithm is one loop over int64/float64 arrays (doubly linked list of
 intervals, open-addressing hash table keyed by the bits of a float, lazy binary heap); the few
@@ -56,7 +55,7 @@ _LFT = np.empty((2, 0))
 
 def lf_tables(size: int) -> np.ndarray:
     """ln n! tables with at least ``size`` columns: row 0 = gammaln(k + 1) (``lf`` of the
-    vectorised part_cost), row 1 = math.lgamma(k) (of the scalar _part_cost1; entry 0 = inf)."""
+    vectorised part_cost), row 1 = math.lgamma(k) (of scalar_part_cost; entry 0 = inf)."""
     global _LFT
     old = _LFT.shape[1]
     if old < size:
@@ -160,7 +159,7 @@ _choose_move = njit(cache=True)(choose_move)
 def _cost_rows(c, ln_fact, offset, buf):
     """Part cost of each row of c: (T[n+J−1+offset] − T[J−1+offset]) − Σ_j gl[n_ij], where
     ``ln_fact`` = (gl, ml) packed as rows 0/1 of one table; offset 0 → gl (part_cost), offset 1
-    → ml (_part_cost1)."""
+    → ml (scalar_part_cost)."""
     n_rows = c.shape[0]
     n_classes = c.shape[1]
     out = np.empty(n_rows)
@@ -469,7 +468,7 @@ def greedy_merge_kernel(rows, pc, max_parts, best_merge, strict, lft):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def post_optimise_kernel(rows, ends, pc, max_parts, lft):
-    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (modl.post_optimise).
+    """Hill-climbing with Split, MergeSplit and MergeMergeSplit moves (paper.post_optimise).
 
     The best split of a run of rows (right-to-left scan keeping a candidate only if its total
     is < best·(1 − 1e-6)) depends only on the run: it is memoised across moves in a hash table
@@ -622,7 +621,7 @@ def _power10(k):
 
 @njit(cache=True, nogil=True, inline="always")
 def _exponent10(x):
-    """Decimal exponent e with 10^e ≤ x < 10^(e+1), x > 0 (modl_khiops._exponent, scalar): a
+    """Decimal exponent e with 10^e ≤ x < 10^(e+1), x > 0 (khiops._exponent, scalar): a
     first guess from log10, corrected once each way against the power table."""
     e = min(max(int(math.floor(math.log10(x))), -300), 300)
     if _power10(e) > x:
@@ -634,7 +633,7 @@ def _exponent10(x):
 
 @njit(cache=True, nogil=True, inline="always")
 def _times_power10(x, k):
-    """x·10^k in two factors when |k| > 300 (modl_khiops._times_power10, scalar)."""
+    """x·10^k in two factors when |k| > 300 (khiops._times_power10, scalar)."""
     first = min(max(k, -300), 300)
     out = x * _power10(first)
     if k != first:
@@ -644,7 +643,7 @@ def _times_power10(x, k):
 
 @njit(cache=True, nogil=True, inline="always")
 def _to_continuous(x):
-    """x rounded to 10 significant digits (modl_khiops.to_continuous, scalar)."""
+    """x rounded to 10 significant digits (khiops.to_continuous, scalar)."""
     if not np.isfinite(x) or x == 0:
         return x
     v = abs(x)
@@ -659,7 +658,7 @@ def _to_continuous(x):
 
 @njit(cache=True, nogil=True)
 def _human_readable(lower, upper):
-    """The simplest decimal in [lower, upper] (modl_khiops._human_readable, scalar)."""
+    """The simplest decimal in [lower, upper] (khiops._human_readable, scalar)."""
     value = (lower + upper) / 2
     max_delta = (upper - lower) / 2
     if value == 0:
@@ -692,7 +691,7 @@ def _human_readable(lower, upper):
 
 @njit(cache=True, nogil=True)
 def human_readable_bounds_kernel(lows, highs):
-    """Khiops' bound between each lows[i] < highs[i] (modl_khiops.human_readable_bound, the
+    """Khiops' bound between each lows[i] < highs[i] (khiops.human_readable_bound, the
     reference, with the same float operations): the simplest decimal between the means
     (11·lo + 9·hi)/20 and (9·lo + 11·hi)/20, else lo; −inf when either is not finite."""
     out = np.empty(lows.size)
@@ -831,7 +830,7 @@ def discretize_2006_column(x, y, n_classes, pc_table, lft, bounds, counts, table
 
 @njit(cache=True, nogil=True)
 def _partiles(freqs, n_instances, n_partiles):
-    """modl_khiops' partiles of the rows: every row when there are at least N partiles."""
+    """Khiops' partiles of the rows: every row when there are at least N partiles."""
     if n_partiles >= n_instances:
         return np.arange(freqs.size)
     return quantile_partiles_kernel(freqs, n_partiles)
@@ -839,14 +838,14 @@ def _partiles(freqs, n_instances, n_partiles):
 
 @njit(cache=True, nogil=True)
 def discretize_khiops_column(x, y, n_classes, pcs, g_max, lft, lows, highs, counts):
-    """Khiops' discretization of one column (``modl_khiops.discretize_table`` after the sort, no
+    """Khiops' discretization of one column (``khiops.discretize_table`` after the sort, no
     bound on the number of intervals): for each granularity g = 1..``g_max`` whose 2^g
     partiles are selected, pure adjacent partiles merged, the optimised greedy with the
     partition costs ``pcs[g]`` (pc[I] of (g, N, A) up to N), the cost pc[I] + Σ parts kept when
     lower by more than 1e-6; then the smallest granularity whose partiles hold every bound.
 
     ``x``: the values (NaN = missing), read as Khiops does (10 significant digits,
-    ``modl_khiops.to_continuous``).
+    ``khiops.to_continuous``).
     Writes the interval counts (I × J) and, for each bound, the last value of the interval
     below it and the first above (``lows``, ``highs``: Khiops' human-readable bound lies
     between; −inf below after the missing values), and returns (I, g); (−1, 0) when the column
@@ -1118,10 +1117,10 @@ def log2_star_raw_kernel(n_values):
 
 
 # ---------------------------------------------------------------------------------------------
-# Multi-class grouping heuristic (modl.optimise_groups: _optimise_groups_py, _move_values_py)
+# Multi-class grouping heuristic (paper.greedy_grouping: _greedy_grouping_py, _move_values_py)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def optimise_groups_kernel(counts, pc, lft):
+def greedy_grouping_kernel(counts, pc, lft):
     """Greedy merges of any two groups down to one keeping the best (ties → fewer groups), then
     moves of single values between groups while the cost drops by more than 1e-9.
 

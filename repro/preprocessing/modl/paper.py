@@ -1,17 +1,7 @@
-"""MODL supervised discretization and value grouping: criteria and optimisers (SPEC §3.1–§3.2).
-
-Criteria are small pure functions of the contingency table of a partition (rows = parts,
-columns = classes); all costs are in nats (``lf(n) = ln n!``):
-
-- 2006 discretization (Boullé, *MODL: a Bayes optimal discretization method*, MLJ 2006):
-  ``c = ln N + lbinom(N+I−1, I−1) + Σ_i lbinom(n_i+J−1, J−1) + Σ_i [lf(n_i) − Σ_j lf(n_ij)]``;
-- 2005 grouping (Boullé, *A Bayes optimal approach for partitioning the values of categorical
-  attributes*, JMLR 2005): ``c = ln V + ln B(V, I) + (same part terms)``, B the generalised Bell
-  number Σ_{k≤I} S(V, k).
-
-Both share the per-part term ``lf(n_i+J−1) − lf(J−1) − Σ_j lf(n_ij)`` (:func:`part_cost`) and differ
-only in a *partition cost* that depends on the number of parts I (and on constants), so every
-optimiser below takes the vector ``pc[I]`` (I = 0..n, ``pc[0]`` unused) and the rows' class counts.
+"""MODL optimisers of the 2005/2006 papers (SPEC §3.1–§3.2), on the criteria of
+:mod:`repro.preprocessing.modl.criteria`: every optimiser takes the partition costs ``pc[I]``
+(I = 0..n, ``pc[0]`` unused) and the rows' class counts, so that the same code serves the papers'
+costs and Khiops' (:mod:`repro.preprocessing.modl.khiops`).
 
 Optimisers of an ordered sequence of rows (distinct values, or values sorted by P(class) for the
 two-class grouping):
@@ -20,191 +10,31 @@ two-class grouping):
   driven by a sorted list of merge deltas, continued down to one interval keeping the best size,
   then post-optimisation by Split / MergeSplit / MergeMergeSplit moves. It follows the Khiops
   implementation (``KWDiscretizerMODL``) step by step, including its tie rules (the sorted list
-  :class:`KhiopsSortedList`) and its 1e-6 tolerances, so that the same code reproduces Khiops'
-  partitions when given Khiops' partition costs (:mod:`repro.preprocessing.modl.khiops`);
+  :class:`~repro.preprocessing.modl.sorted_list.SortedList`) and its 1e-6 tolerances, so that the
+  same code reproduces Khiops' partitions when given Khiops' partition costs;
 - ``algorithm="greedy"``: the plain greedy merge (stops when no merge lowers the cost);
 - ``algorithm="optimal"``: exact O(n³) dynamic programme (:func:`optimal_intervals`).
 
-:func:`optimise_groups` is the multi-class grouping heuristic (greedy merge of any two groups down
-to one group keeping the best, then moves of single values between groups).
+:func:`greedy_grouping` is the multi-class grouping heuristic of the 2005 paper (greedy merge of any
+two groups down to one group keeping the best, then moves of single values between groups).
+
+Each optimiser runs a compiled kernel (:mod:`repro.preprocessing.modl.kernels`) on integer counts;
+``reference=True`` runs the pure-Python reference below (the tests' oracle, also used for
+non-integer rows).
 """
 
 from __future__ import annotations
 
-import functools
-import heapq
-import math
 from itertools import combinations
 
 import numpy as np
-from scipy.special import gammaln
 
 from repro.preprocessing.modl import kernels as modl_kernels
+from repro.preprocessing.modl.criteria import interval_counts, part_cost, scalar_part_cost
 from repro.preprocessing.modl.rules import EPSILON, INFINITE_COST, choose_move
+from repro.preprocessing.modl.sorted_list import SortedList
 
 ALGORITHMS = ("optimized_greedy", "greedy", "optimal")
-
-
-# ---------------------------------------------------------------------------------------------
-# Elementary functions
-# ---------------------------------------------------------------------------------------------
-def lf(n):
-    """ln n! (vectorised)."""
-    return gammaln(np.asarray(n, dtype=np.float64) + 1.0)
-
-
-def lbinom(n, k):
-    """ln C(n, k)."""
-    return lf(n) - lf(k) - lf(np.asarray(n) - np.asarray(k))
-
-
-def part_cost(counts) -> np.ndarray:
-    """Per-part cost ``lf(n_i+J−1) − lf(J−1) − Σ_j lf(n_ij)`` of each row of ``counts``.
-
-    = ln C(n_i+J−1, J−1) (prior of the class distribution of the part) + ln(n_i! / Π_j n_ij!)
-    (likelihood): the part terms common to the 2006/2005 criteria and to Khiops.
-    """
-    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
-    n_classes = counts.shape[1]
-    n = counts.sum(axis=1)
-    return lf(n + n_classes - 1) - lf(n_classes - 1) - lf(counts).sum(axis=1)
-
-
-def _part_cost1(counts: np.ndarray) -> float:
-    """:func:`part_cost` of one count vector, as a Python float (hot path of the optimisers)."""
-    n_classes = counts.shape[0]
-    n = counts.sum()
-    return float(math.lgamma(n + n_classes) - math.lgamma(n_classes) - gammaln(counts + 1.0).sum())
-
-
-def log_stirling2_table(v_max: int) -> np.ndarray:
-    """Table L[v, k] = ln S(v, k) (Stirling numbers of the second kind), −inf where S = 0."""
-    table = np.full((v_max + 1, v_max + 1), -np.inf)
-    table[0, 0] = 0.0
-    for v in range(1, v_max + 1):
-        k = np.arange(1, v + 1)
-        # S(v, k) = k S(v−1, k) + S(v−1, k−1)
-        table[v, 1 : v + 1] = np.logaddexp(np.log(k) + table[v - 1, 1 : v + 1], table[v - 1, 0:v])
-    return table
-
-
-def log_bell(n_values: int, max_parts: int | None = None) -> np.ndarray:
-    """ln B(V, I) = ln Σ_{k≤I} S(V, k), I = 0..V (generalised Bell numbers; ln B(V, 0) = −inf)."""
-    v = int(n_values)
-    row = log_stirling2_table(v)[v] if v > 0 else np.array([0.0])
-    out = np.logaddexp.accumulate(row)
-    if v > 0:
-        out[0] = -np.inf
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Criteria of the papers (SPEC §3.1, §3.2)
-# ---------------------------------------------------------------------------------------------
-def discretization_partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
-    """pc[I] = ln N + lbinom(N+I−1, I−1), I = 0..n_rows (pc[0] = +inf).
-
-    pc[I] depends on (N, I) only: read from one table per N up to I = N (cached; every variable
-    of a data set without missing values shares it), the values computed for ``n_rows`` alone.
-    """
-    if 0 <= n_rows <= n_instances:
-        return _partition_cost_2006_table(int(n_instances))[: n_rows + 1].copy()
-    return _partition_cost_2006(n_instances, n_rows)
-
-
-@functools.lru_cache(maxsize=16)
-def _partition_cost_2006_table(n_instances: int) -> np.ndarray:
-    table = _partition_cost_2006(n_instances, n_instances)
-    table.flags.writeable = False
-    return table
-
-
-def _partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
-    i = np.arange(n_rows + 1, dtype=np.float64)
-    pc = np.log(n_instances) + lbinom(n_instances + i - 1, i - 1)
-    pc[0] = np.inf
-    return pc
-
-
-def discretization_cost_2006(counts) -> float:
-    """2006 MODL cost of a discretization given its interval × class counts (SPEC §3.1)."""
-    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
-    n, n_parts = counts.sum(), counts.shape[0]
-    return float(np.log(n) + lbinom(n + n_parts - 1, n_parts - 1) + part_cost(counts).sum())
-
-
-def grouping_partition_cost_2005(n_values: int) -> np.ndarray:
-    """pc[I] = ln V + ln B(V, I), I = 0..V (pc[0] = +inf)."""
-    pc = np.log(max(n_values, 1)) + log_bell(n_values)
-    pc[0] = np.inf
-    return pc
-
-
-def grouping_cost_2005(counts, n_values: int) -> float:
-    """2005 MODL cost of a grouping of ``n_values`` values into the groups of ``counts``."""
-    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
-    pc = grouping_partition_cost_2005(n_values)
-    return float(pc[counts.shape[0]] + part_cost(counts).sum())
-
-
-def partition_total_cost(rows: np.ndarray, ends, pc: np.ndarray) -> float:
-    """Cost of the intervals of ``rows`` ending (inclusive) at the row indices ``ends``."""
-    counts = interval_counts(rows, ends)
-    return float(pc[len(ends)] + part_cost(counts).sum())
-
-
-def interval_counts(rows: np.ndarray, ends) -> np.ndarray:
-    """Class counts of the intervals ending (inclusive) at ``ends``."""
-    cum = np.vstack([np.zeros((1, rows.shape[1]), rows.dtype), np.cumsum(rows, axis=0)])
-    ends = np.asarray(ends, dtype=np.int64)
-    starts = np.concatenate([[0], ends[:-1] + 1])
-    return cum[ends + 1] - cum[starts]
-
-
-# ---------------------------------------------------------------------------------------------
-# Khiops' sorted list (Norm/base/SortedList.cpp): the tie rule of every greedy step
-# ---------------------------------------------------------------------------------------------
-class KhiopsSortedList:
-    """Priority list with the tie semantics of Khiops' AVL ``SortedList``.
-
-    Items with equal keys form a group whose order is: the first inserted (the group "head"),
-    then the others from the newest to the oldest (an insertion goes right after the head). When
-    the head is removed the next one (the newest) becomes the head. ``head()`` is the head of the
-    group of the smallest key.
-    """
-
-    def __init__(self):
-        self._groups: dict[float, list] = {}
-        self._heap: list[float] = []
-        self._key: dict = {}
-
-    def __len__(self):
-        return len(self._key)
-
-    def add(self, item, key: float) -> None:
-        group = self._groups.get(key)
-        if group is None:
-            self._groups[key] = [item, []]
-            heapq.heappush(self._heap, key)
-        else:
-            group[1].append(item)
-        self._key[item] = key
-
-    def remove(self, item) -> None:
-        key = self._key.pop(item)
-        group = self._groups[key]
-        if group[0] == item:
-            if group[1]:
-                group[0] = group[1].pop()
-            else:
-                del self._groups[key]
-        else:
-            group[1].remove(item)
-
-    def head(self):
-        while self._heap[0] not in self._groups:
-            heapq.heappop(self._heap)
-        return self._groups[self._heap[0]][0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,17 +86,17 @@ class _IntervalList:
         p = self.prev[i]
         merged = self.counts[p] + self.counts[i]
         self.merge_counts[i] = merged
-        self.merge_cost[i] = _part_cost1(merged)
+        self.merge_cost[i] = scalar_part_cost(merged)
         self.merge_delta[i] = self.merge_cost[i] - self.cost[i] - self.cost[p]
 
-    def sorted_merges(self) -> KhiopsSortedList:
-        merges = KhiopsSortedList()
+    def sorted_merges(self) -> SortedList:
+        merges = SortedList()
         for i in self.ids():
             if self.prev[i] is not None:
                 merges.add(i, self.merge_delta[i])
         return merges
 
-    def apply_merge(self, merges: KhiopsSortedList, i: int) -> None:
+    def apply_merge(self, merges: SortedList, i: int) -> None:
         """Merge interval i with its predecessor (UpdateMergeSortedList)."""
         p, nx = self.prev[i], self.next[i]
         merges.remove(i)
@@ -525,7 +355,7 @@ def post_optimise(
     return out.tolist()
 
 
-def optimise_groups(counts: np.ndarray, pc: np.ndarray, *, reference: bool = False) -> np.ndarray:
+def greedy_grouping(counts: np.ndarray, pc: np.ndarray, *, reference: bool = False) -> np.ndarray:
     """Group the values (rows of ``counts``) by greedy merges + single-value moves.
 
     1. greedy bottom-up merge of the two groups whose merge lowers the part costs most, down to
@@ -538,9 +368,9 @@ def optimise_groups(counts: np.ndarray, pc: np.ndarray, *, reference: bool = Fal
     """
     icounts = None if reference else integer_counts(counts)
     if icounts is None or icounts.shape[0] <= 1:
-        return _optimise_groups_py(counts, pc)
+        return _greedy_grouping_py(counts, pc)
     pc = np.ascontiguousarray(pc, dtype=np.float64)
-    return _renumber(modl_kernels.optimise_groups_kernel(icounts, pc, _tables_for(icounts)))
+    return _renumber(modl_kernels.greedy_grouping_kernel(icounts, pc, _tables_for(icounts)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -623,8 +453,8 @@ def set_partitions(n: int):
     yield from rec(0, [], 0)
 
 
-def _optimise_groups_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
-    """Reference :func:`optimise_groups`."""
+def _greedy_grouping_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    """Reference :func:`greedy_grouping`."""
     counts = np.asarray(counts, dtype=np.float64)
     v = counts.shape[0]
     if v <= 1:
@@ -638,7 +468,7 @@ def _optimise_groups_py(counts: np.ndarray, pc: np.ndarray) -> np.ndarray:
         best = (np.inf, None, None, None)
         for a, b in combinations(range(len(groups)), 2):
             merged = g_counts[a] + g_counts[b]
-            c = _part_cost1(merged)
+            c = scalar_part_cost(merged)
             d = c - g_cost[a] - g_cost[b]
             if d < best[0] - 1e-12:
                 best = (d, a, b, (merged, c))
@@ -671,7 +501,7 @@ def _move_values_py(counts: np.ndarray, labels: np.ndarray, pc: np.ndarray) -> n
             without = g_counts[src] - counts[i]
             if without.sum() == 0:
                 continue  # moving the last value would empty a group: a merge, already explored
-            c_src = _part_cost1(without)
+            c_src = scalar_part_cost(without)
             targets = g_counts + counts[i][None, :]
             c_t = part_cost(targets)
             deltas = (c_src - g_cost[src]) + (c_t - g_cost)

@@ -2,10 +2,15 @@
 
 Plain Python: :mod:`repro.preprocessing.modl.paper` runs :func:`choose_move` as is (reference
 optimiser) and :mod:`repro.preprocessing.modl.kernels` compiles it (kernel), so that both take
-the same decisions with the same floating-point operations.
+the same decisions with the same floating-point operations; the two-class grouping
+(:mod:`repro.preprocessing.modl.grouping_two_class`), whose deltas include their partition cost
+(with or without a garbage interval), takes its decision with :func:`pick_move`, the second half
+of :func:`choose_move` (``register_jitable``: plain Python from Python, compiled from a kernel).
 """
 
 from __future__ import annotations
+
+from numba.extending import register_jitable
 
 EPSILON = 1e-6
 """Khiops' tolerance for cost comparisons (``dEpsilon``)."""
@@ -30,13 +35,24 @@ def choose_move(pc, n_parts: int, max_parts: int, d_split, d_ms, d_mms) -> int:
         d_mms = (pc[n_parts - 1] - pc[n_parts]) + d_mms
         if surplus > 0:
             d_mms += -1e9
+    return pick_move(d_split, d_ms, d_mms, surplus)
+
+
+@register_jitable
+def pick_move(d_split, d_ms, d_mms, surplus=-1) -> int:
+    """The move of :func:`choose_move` among total deltas (part and partition costs): 0 Split,
+    1 MergeSplit, 2 MergeMergeSplit, −1 to stop; ``surplus`` > 0: intervals over ``max_parts``
+    (only MergeMergeSplit), 0: at ``max_parts`` (no Split), < 0: no limit.
+
+    |Δ| < 1e-6 counts as 0; the Split is replaced by the MergeSplit if Δ < best + 1e-6, then by
+    the MergeMergeSplit if Δ < best + 1e-6; a best Δ of 0 stops unless it is the MergeMergeSplit's.
+    """
     if abs(d_split) < EPSILON:
         d_split = 0.0
     if abs(d_ms) < EPSILON:
         d_ms = 0.0
     if abs(d_mms) < EPSILON:
         d_mms = 0.0
-    # Split, replaced by MergeSplit if < best + ε, then by MergeMergeSplit if < best + ε
     best = INFINITE_COST
     if surplus < 0:
         best = d_split

@@ -112,17 +112,22 @@ def _fmt_err(e, ci):
     return "—" if pd.isna(e) else f"{100 * e:.2f} ± {100 * ci:.2f}"
 
 
+def paper_rows(table: pd.DataFrame):
+    """(row label, the rows of ``table`` of that data set by method) in the paper's order, the
+    data sets without rows left out; ``lymph`` labelled with its substitute."""
+    for dataset in PAPER_ORDER:
+        sub = table[table["dataset"] == dataset].set_index("method")
+        if not sub.empty:
+            yield dataset + (" (lymph_binary)" if dataset == "lymph" else ""), sub
+
+
 def markdown(table: pd.DataFrame) -> str:
     """The Table 2 layout: data sets in the paper's order, error then time, ours and published."""
     head = [f"{name} ours" for name in METHODS.values()]
     head += [f"{name} paper" for name in METHODS.values()]
     head += [f"{name} ms ours/paper" for name in METHODS.values()]
     rows = {}
-    for dataset in PAPER_ORDER:
-        sub = table[table["dataset"] == dataset].set_index("method")
-        if sub.empty:
-            continue
-        label = dataset + (" (lymph_binary)" if dataset == "lymph" else "")
+    for label, sub in paper_rows(table):
         cells = rows[label] = []
         for m in METHODS:
             cells.append(
@@ -139,6 +144,16 @@ def markdown(table: pd.DataFrame) -> str:
     return to_markdown(frame, index_title="data set").rstrip("\n")
 
 
+def paired_p(diff: pd.Series, alternative: str) -> float:
+    """The paired t-test p-value of the differences ``diff`` ("greater": H1 mean > 0; "two-sided":
+    mean ≠ 0); when every difference is the same, 0 if it is what H1 says, else 1."""
+    if diff.std(ddof=1) > 0:
+        return stats.ttest_1samp(diff, 0.0, alternative=alternative).pvalue
+    if alternative == "greater":
+        return 1.0 if diff.mean() <= 0 else 0.0
+    return 1.0 if diff.mean() == 0 else 0.0
+
+
 def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
     """Paired comparison of BMA (tuned) and NB over the identical outer splits."""
     records = with_paper_dataset(records)
@@ -150,10 +165,7 @@ def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
             continue
         wide = wide.dropna(subset=["bma_nb_tuned", "nb_laplace"])
         diff = (1 - wide["bma_nb_tuned"]) - (1 - wide["nb_laplace"])  # > 0: BMA worse
-        if diff.std(ddof=1) > 0:
-            p = stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue
-        else:
-            p = 1.0 if diff.mean() <= 0 else 0.0
+        p = paired_p(diff, "greater")
         rows.append(
             {
                 "dataset": dataset,
@@ -168,18 +180,32 @@ def bma_vs_nb(records: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def bma_vs_nb_section(duel: pd.DataFrame, heading: str) -> list[str]:
+    """The lines of a report's "BMA never underperforms NB?" section: ``heading``, the
+    :func:`bma_vs_nb` table, the data sets where BMA is worse and significantly worse."""
+    worse = duel[duel["bma_minus_nb"] > 0] if len(duel) else duel
+    signif = duel[duel["p_bma_worse"] < 0.05] if len(duel) else duel
+    return [
+        heading,
+        "",
+        to_markdown(duel.set_index("dataset"), index_title="dataset").rstrip()
+        if len(duel)
+        else "(no paired records)",
+        "",
+        f"BMA has a higher mean error than NB on {len(worse)} of {len(duel)} data sets "
+        f"({', '.join(worse['dataset']) if len(worse) else 'none'}); significantly (paired t, "
+        f"p < 0.05) on {len(signif)} ({', '.join(signif['dataset']) if len(signif) else 'none'}).",
+    ]
+
+
 def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, str, pd.DataFrame]:
     """(Table 2 Markdown, REPRODUCTION.md text, side-by-side table) of the records."""
     ours = summarize(records)
     table = side_by_side(ours, reported)
     md = markdown(table)
     duel = bma_vs_nb(records)
-    worse = duel[duel["bma_minus_nb"] > 0] if len(duel) else duel
-    signif = duel[duel["p_bma_worse"] < 0.05] if len(duel) else duel
     missing = sorted(set(PAPER_ORDER) - set(ours["dataset"]))
     reps = sorted(set(ours["repetitions"]))
-    worse_names = ", ".join(worse["dataset"]) if len(worse) else ""
-    signif_names = ", ".join(signif["dataset"]) if len(signif) else ""
     text = [
         "# wu2015 Table 2 — reproduction",
         "",
@@ -191,15 +217,7 @@ def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, s
         "",
         f"Not run (not available offline): {', '.join(missing) or 'none'}.",
         "",
-        "## BMA never underperforms NB?",
-        "",
-        to_markdown(duel.set_index("dataset"), index_title="dataset").rstrip()
-        if len(duel)
-        else "(no paired records)",
-        "",
-        f"BMA has a higher mean error than NB on {len(worse)} of {len(duel)} data sets "
-        f"({worse_names or 'none'}); significantly (paired t, p < 0.05) on "
-        f"{len(signif)} ({signif_names or 'none'}).",
+        *bma_vs_nb_section(duel, "## BMA never underperforms NB?"),
         "",
         "## Mean absolute difference to the published error (points)",
         "",
@@ -307,11 +325,7 @@ def markdown_gaussians(table: pd.DataFrame) -> str:
         head += [f"{name} ours", f"{name} paper"]
     head += [f"{name} ms weka/density/paper" for name in GAUSSIAN_METHODS.values()]
     rows = {}
-    for dataset in PAPER_ORDER:
-        sub = table[table["dataset"] == dataset].set_index("method")
-        if sub.empty:
-            continue
-        label = dataset + (" (lymph_binary)" if dataset == "lymph" else "")
+    for label, sub in paper_rows(table):
         cells = rows[label] = []
         get = {m: (sub.loc[m] if m in sub.index else None) for m in METHODS}
         for m in GAUSSIAN_METHODS:
@@ -346,10 +360,7 @@ def weka_vs_density(weka: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.Dat
             continue
         wide = wide.dropna(subset=list(GAUSSIANS))
         diff = (1 - wide["weka"]) - (1 - wide["density"])  # < 0: weka better
-        if diff.std(ddof=1) > 0:
-            p = float(stats.ttest_1samp(diff, 0.0).pvalue)
-        else:
-            p = 1.0 if diff.mean() == 0 else 0.0
+        p = float(paired_p(diff, "two-sided"))
         rows.append(
             {
                 "method": GAUSSIAN_METHODS[method],
@@ -400,8 +411,6 @@ def table2_weka_report(
     mad = mean_abs_diff_gaussians(table)
     reps = sorted(set(ours["repetitions"]))
     missing = sorted(set(PAPER_ORDER) - set(ours[ours["gaussian"] == "weka"]["dataset"]))
-    worse = duel[duel["bma_minus_nb"] > 0] if len(duel) else duel
-    signif = duel[duel["p_bma_worse"] < 0.05] if len(duel) else duel
     no_base = "" if baseline is not None else " Baseline records not found: no density, LR, SVM."
     text = [
         f"# {title or 'wu2015 Table 2 with Weka’s Gaussian'} — reproduction",
@@ -426,15 +435,7 @@ def table2_weka_report(
         if len(gain)
         else "(no paired records)",
         "",
-        "## BMA never underperforms NB? (Weka Gaussian)",
-        "",
-        to_markdown(duel.set_index("dataset"), index_title="dataset").rstrip()
-        if len(duel)
-        else "(no paired records)",
-        "",
-        f"BMA has a higher mean error than NB on {len(worse)} of {len(duel)} data sets "
-        f"({', '.join(worse['dataset']) if len(worse) else 'none'}); significantly (paired t, "
-        f"p < 0.05) on {len(signif)} ({', '.join(signif['dataset']) if len(signif) else 'none'}).",
+        *bma_vs_nb_section(duel, "## BMA never underperforms NB? (Weka Gaussian)"),
         "",
         "## Mean absolute difference to the published error (points)",
         "",

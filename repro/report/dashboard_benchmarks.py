@@ -1,0 +1,105 @@
+"""The benchmark rows of the dashboard: one per ``<results>/benchmarks/*.txt``, its headline
+ratio against its peer read by the pattern of :data:`BENCHMARKS` (the last match: the latest
+run).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from repro.report.dashboard_inputs import DashboardError
+
+
+@dataclass(frozen=True)
+class Headline:
+    """How a benchmark log states its headline ratio: ``pattern``'s group 1, last match."""
+
+    what: str
+    peer: str
+    pattern: str
+
+
+BENCHMARKS = {
+    "bench_bma_nb": Headline(
+        "bma_nb / nb_laplace fit time, letter 20000×16",
+        "nb_laplace",
+        r"bma_nb / nb_laplace: letter \S+: ([0-9.]+)",
+    ),
+    "bench_ffwbw": Headline(
+        "growth exponent of the MS(FFWBW) search time in K",
+        "linear growth (1)",
+        r"growth exponent of search_s in K: ([0-9.]+)",
+    ),
+    "bench_first_run": Headline(
+        "the README's main job in a fresh clone / its second run",
+        "the second run",
+        r"fresh clone / second run: ([0-9.]+)",
+    ),
+    "bench_fnb_memory": Headline(
+        "fnb_khiops / fnb weight-optimisation CPU time, K = 3000",
+        "fnb_khiops",
+        r"K = 3000: fnb_khiops / fnb optimisation ([0-9.]+)",
+    ),
+    "bench_fsnb": Headline(
+        "fsNB / snb_acc fit wall time, p = 2000",
+        "snb_acc",
+        r"^\s*2000\s+([0-9.]+)\s",
+    ),
+    "bench_histograms": Headline(
+        "nb_mdlh / nb_gaussian 10-fold CV wall time on letter",
+        "nb_gaussian",
+        r"^nb_mdlh(?:\s+\S+){3}\s+([0-9.]+)",
+    ),
+    "bench_hue2024": Headline(
+        "wnb_opt / snb_cma weight time, waveform 5000 + 10k F(2D)",
+        "snb_cma",
+        r"^\s*wnb_opt\s+\d+(?:\s+\S+){6}\s+([0-9.]+)\s*$",
+    ),
+    "bench_modl": Headline(
+        "fnb_khiops / Khiops fit time, N = 5000, K = 40",
+        "Khiops 11",
+        r"\{'N': 5000, 'K': 40, .*'ratio': ([0-9.]+)",
+    ),
+    "bench_snb_scale": Headline(
+        "snb_cma preparation CPU per core / the sorting floor, largest K, waveform + F(2D)",
+        "one stable argsort per column",
+        r"floor = [0-9.]+ serial, ([0-9.]+) per core",
+    ),
+    "bench_scale": Headline(
+        "fnb_khiops (n_jobs=1) / Khiops CPU time, waveform 5000 + 10k F(2D)",
+        "Khiops 11",
+        r"fnb_khiops n_jobs=1: ours/Khiops CPU ([0-9.]+)",
+    ),
+}
+
+
+def benchmark_rows(results_dir) -> list[dict]:
+    """One row per ``benchmarks/*.txt``: its headline ratio (:data:`BENCHMARKS`) and date."""
+    rows = []
+    for path in sorted((Path(results_dir) / "benchmarks").glob("*.txt")):
+        headline = BENCHMARKS.get(path.stem)
+        if headline is None:
+            raise DashboardError(
+                f"no headline ratio known for benchmark {path.name}: add it to "
+                f"repro.report.dashboard_benchmarks.BENCHMARKS (known: {', '.join(BENCHMARKS)})"
+            )
+        text = path.read_text()
+        found = re.findall(headline.pattern, text, flags=re.MULTILINE)
+        if not found:
+            raise DashboardError(
+                f"{path}: the headline pattern {headline.pattern!r} of BENCHMARKS matches nothing"
+            )
+        date = re.search(r"\d{4}-\d{2}-\d{2}", text)
+        rows.append(
+            {
+                "benchmark": path.stem,
+                "what": headline.what,
+                "peer": headline.peer,
+                "ratio": float(found[-1]),
+                "date": date[0] if date else "unknown",
+                "log": f"benchmarks/{path.name}",
+            }
+        )
+    return rows

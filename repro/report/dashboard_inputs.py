@@ -1,0 +1,180 @@
+"""What the dashboard (:mod:`repro.report.dashboard`) reads of each experiment: the configs on
+it, their agreement with the results folder, the records of an experiment and of its stores, the
+date and code revision of its run, and its published values against the records.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+
+from repro.config import experiment_config, experiment_names, paths
+from repro.evaluation.records import read_records
+from repro.report.reproduction import compare_reported, read_reported, summarize
+
+#: the papers, in the dashboard's order (an experiment's paper: the prefix of its name)
+PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
+#: the dashboard's own folder of the output folder (its figures and ``rows.json``)
+FIGURES = "dashboard"
+#: folders of the results folder that are not an experiment's
+NOT_EXPERIMENTS = ("benchmarks", FIGURES, "default")
+#: metrics of ``reported.csv`` that are the paper's spread of another row, not values
+SPREAD_SUFFIXES = ("_sd", "_ci95")
+
+
+class DashboardError(ValueError):
+    """The configs and the results folder disagree, or an input cannot be read."""
+
+
+def dashboard_configs(names=None) -> dict[str, dict]:
+    """Name → composed config of every experiment on the dashboard."""
+    out = {}
+    for name in names if names is not None else experiment_names():
+        cfg = experiment_config(name)
+        if (cfg.get("report") or {}).get("dashboard", True) is not False:
+            out[name] = cfg
+    return out
+
+
+def _sections(cfg: dict):
+    for key, section in cfg.items():
+        if isinstance(section, dict) and key not in ("report", "sweep"):
+            yield section
+
+
+def store_names(cfg: dict) -> list[str]:
+    """The results folders a config reads besides its own (``report.sources``, a ``store``)."""
+    names = list((cfg.get("report") or {}).get("sources") or [])
+    names += [s["store"] for s in _sections(cfg) if isinstance(s.get("store"), str)]
+    return list(dict.fromkeys(names))
+
+
+def check_consistency(results_dir, configs: dict[str, dict]) -> None:
+    """:class:`DashboardError` on a config without results folder or a folder without config."""
+    results_dir = Path(results_dir)
+    if not results_dir.is_dir():
+        raise DashboardError(f"results folder {results_dir} does not exist")
+    own = {name: cfg.get("experiment_name", name) for name, cfg in configs.items()}
+    missing = sorted(n for n, folder in own.items() if not (results_dir / folder).is_dir())
+    known = set(own.values()) | set(NOT_EXPERIMENTS)
+    known |= {s for cfg in configs.values() for s in store_names(cfg)}
+    orphans = sorted(p.name for p in results_dir.iterdir() if p.is_dir() and p.name not in known)
+    problems = []
+    if missing:
+        problems.append(
+            f"experiment config(s) with no results folder in {results_dir}: {', '.join(missing)} "
+            "(run `python -m repro experiment=NAME` and `python -m repro.report experiment=NAME`, "
+            "or set `report.dashboard: false` for a template)"
+        )
+    if orphans:
+        problems.append(
+            f"results folder(s) of {results_dir} that no experiment config names: "
+            f"{', '.join(orphans)} (valid: the experiments' folders and stores, "
+            f"{', '.join(NOT_EXPERIMENTS)})"
+        )
+    if problems:
+        raise DashboardError("; ".join(problems))
+
+
+def paper_datasets(cfg: dict) -> list[str] | None:
+    """The config's own list of data sets (see the module docstring), or None."""
+    listed = cfg.get("sweep", {}).get("dataset")
+    if not listed:
+        for section in _sections(cfg):
+            listed = section.get("challenge_sets") or section.get("datasets")
+            if isinstance(listed, list) and listed:
+                break
+        else:
+            listed = (cfg.get("report") or {}).get("datasets")
+    return [str(d) for d in listed] if listed else None
+
+
+def folder_records(results_dir: Path, folders: list[str], cache: dict) -> pd.DataFrame | None:
+    """The records of ``folders`` of the results folder together (None: none has records);
+    ``cache``: folder → records, shared by the rows of one dashboard."""
+    frames = []
+    for folder in folders:
+        if folder not in cache:
+            try:
+                cache[folder] = read_records(results_dir / folder)
+            except FileNotFoundError:
+                cache[folder] = None
+        if cache[folder] is not None:
+            frames.append(cache[folder])
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+def git_date(folder: Path) -> tuple[str, str]:
+    """(date, short revision) of the last commit touching ``folder``; ("unknown", "unknown")."""
+    try:
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%cs %h", "--", "."],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown", "unknown"
+    parts = out.stdout.split()
+    return (parts[0], parts[1]) if out.returncode == 0 and len(parts) == 2 else ("unknown",) * 2
+
+
+def run_of(records: pd.DataFrame | None, folder: Path) -> tuple[str, str, int]:
+    """(date, revision, number of revisions) of the latest record, else of git."""
+    if records is not None and {"timestamp", "git_revision"} <= set(records.columns):
+        stamps = records["timestamp"].dropna()
+        if not stamps.empty:
+            latest = stamps.max()  # ISO 8601 in UTC: the latest is the largest string
+            revision = records.loc[stamps.index[stamps == latest], "git_revision"].dropna()
+            revisions = records["git_revision"].dropna().unique()
+            revision = str(revision.iloc[0]) if len(revision) else "unknown"
+            return str(latest)[:10], revision, len(revisions)
+    date, revision = git_date(folder)
+    return date, revision, 0
+
+
+def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> dict | None:
+    """Published values compared and within the paper's spread (module docstring), or None."""
+    report = cfg.get("report") or {}
+    tables = report.get("reported_tables")
+    if not tables:
+        return None
+    paper = report.get("paper") or name.split("_")[0]
+    try:
+        reported = read_reported(paths(cfg).reported(str(paper)))
+    except FileNotFoundError as err:  # PublishedNumbersNotFound
+        raise DashboardError(f"{name}: {err}") from err
+    reported = reported[reported["table"].isin(tables)]
+    spread = reported["metric"].str.endswith(SPREAD_SUFFIXES)
+    values = reported[~spread]
+    if records is None:
+        return {"published": len(values), "compared": 0, "within": 0, "with_spread": 0}
+    methods = cfg["sweep"].get("method") or report.get("methods")
+    if methods:
+        records = records[records["method"].isin(methods)]
+    comparison = compare_reported(values, records)
+    done = comparison["reproduced"].notna()
+    kinds = summarize(comparison).set_index("kind")
+    within, with_spread = 0, 0
+    if "means" in kinds.index:
+        within += int(kinds.at["means", "within"])
+        with_spread += int(kinds.at["means", "compared"])
+    keys = ["table", "method", "dataset"]
+    for suffix in SPREAD_SUFFIXES:
+        rows = reported[reported["metric"].str.endswith(suffix)].copy()
+        rows["metric"] = rows["metric"].str[: -len(suffix)]
+        width = rows.set_index([*keys, "metric"])["value"]
+        for row in comparison[done].itertuples(index=False):
+            key = (row.table, row.method, row.dataset, row.metric)
+            if key in width.index:
+                with_spread += 1
+                within += int(abs(row.difference) <= float(width[key]) + 1e-12)
+    return {
+        "published": len(comparison),
+        "compared": int(done.sum()),
+        "within": within,
+        "with_spread": with_spread,
+    }
