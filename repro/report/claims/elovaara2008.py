@@ -1,0 +1,309 @@
+"""Elovaara & Myllymäki (2008), MDL-based attribute models in naive Bayes classification: the
+claims of §5.2 and §6, decided from the records of ``elovaara2008_fig1`` — 30 × 10-fold CV of
+MDLh, MDLg, Shimazaki, EWB-10 and Gaussian on 45 stand-in data sets (the paper names only Iris).
+Fig. 1 is the ``accuracy`` metric of these records, Fig. 2 the ``log_sum`` metric of the same
+runs (experiment ``elovaara2008_fig2`` is a report over them), so every claim is decided once,
+from these records.
+
+Comparisons use the shared rules of :mod:`repro.report.claims.evidence` (``better``,
+``not_worse``, ``best``: Wilcoxon over the 45 data sets; per data set paired t over the 300
+(repetition, fold) pairs, α = 0.05). Rules this module adds:
+
+- **Rank by significance** on a data set: 1 + the number of other methods significantly better
+  there (paired t over the folds, α = 0.05); methods that no other beats significantly share
+  rank 1. "A achieves the highest accuracy on most data sets": A has rank 1 on more than half
+  of them — holds; partly when no other method has rank 1 on more data sets than A; does not
+  hold otherwise. "A is usually second best when it does not win": of the data sets where A's
+  rank is not 1, more than half give rank 2 — holds; partly when rank 2 is still A's most
+  frequent rank there; does not hold otherwise.
+- **Differences shrink where R is strong** (R = EWB-10): over data sets, Spearman's ρ between
+  R's mean and the spread (largest − smallest mean of the methods named): holds when ρ < 0 with
+  two-sided p < 0.05, partly when ρ < 0 without significance, does not hold when ρ ≥ 0.
+- **Where R does poorly**: the data sets of R's lowest means, the lowest ``fraction`` of them
+  (⌈fraction · N⌉ sets), handed to the shared rule as its data sets.
+- **No differences between methods** ("differences between them are not large"): every pair
+  decided by ``evidence.better`` both ways; holds when no pair differs ("better" does not hold
+  either way), partly when some pairs do, does not hold when every pair does.
+- **Rankings close on two metrics**: per data set Kendall's τ between the methods' means on the
+  two metrics; holds when the mean τ > 0 and the Wilcoxon signed-rank test of the τs against 0
+  has two-sided p < 0.05, partly when the mean τ > 0 without significance, does not hold
+  otherwise.
+- **Dropped in the rankings**: per data set, a method's rank (1 = best, ties averaged) on
+  log-sum minus that on accuracy; a method "drops" when these differences are positive on
+  average and the Wilcoxon signed-rank test against 0 has two-sided p < 0.05. "Only A dropped"
+  holds when A drops and no other method does, partly when A and others drop, does not hold
+  when A does not.
+- **Only marginally better** ("A attained only marginally better results than B"): holds when
+  A's mean over the data sets is higher without significance (``evidence.better`` partly or
+  does not hold), partly when A is significantly better (``better`` holds: better, but not
+  only marginally), does not hold when A's mean is not higher.
+- **Time.** ``fit_time`` of each fold (the records' ``model`` split). "A is slower than B" is
+  ``evidence.better`` of B over A on it (lower is better). "It took over H hours to run a
+  cross-validation run with A on the larger data sets": per data set, the mean over the
+  repetitions of the summed fit times of a run's 10 folds; holds when the largest of them
+  exceeds H hours, does not hold otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from repro.report.claims import evidence
+from repro.report.claims.engine import Evidence, Verdict
+from repro.stats.tests import metric_table, paired_t_wins_losses, rank_table
+
+EXPERIMENT = "elovaara2008_fig1"
+METHODS = ["nb_mdlh", "nb_mdlg", "nb_shimazaki", "nb_ewb10", "nb_gaussian"]
+NAMES = {
+    "nb_mdlh": "MDLh", "nb_mdlg": "MDLg", "nb_shimazaki": "Shimazaki", "nb_ewb10": "EWB-10",
+    "nb_gaussian": "Gaussian",
+}  # fmt: skip
+ORDER = ("holds", "partly", "does not hold")
+COLUMNS = ("method", "dataset", "repetition", "fold", "split", "metric", "value")
+
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def records_of(ev: Evidence, metric: str) -> pd.DataFrame:
+    """The records of :data:`EXPERIMENT` on one ``metric`` (``fit_time`` relabelled ``test``),
+    the tidy columns only, with plain object columns (fast to slice); cached per ``ev``."""
+    cache = _CACHE.setdefault(ev, {})
+    if metric not in cache:
+        records = ev.records(EXPERIMENT)
+        sub = records.loc[records["metric"] == metric, list(COLUMNS)]
+        sub = sub[sub["split"] == ("model" if metric == "fit_time" else "test")]
+        sub = sub.assign(split="test").astype({c: object for c in COLUMNS[:2] + COLUMNS[4:6]})
+        cache[metric] = sub.reset_index(drop=True)
+    return cache[metric]
+
+
+def name(method: str) -> str:
+    return NAMES.get(method, method)
+
+
+def others_of(a: str, methods=None) -> list[str]:
+    return [m for m in (methods or METHODS) if m != a]
+
+
+def significance_ranks(ev: Evidence, metric: str) -> pd.DataFrame:
+    """Data sets × methods: 1 + the number of other methods significantly better (paired t)."""
+    cache = _CACHE.setdefault(ev, {})
+    if ("ranks", metric) not in cache:
+        records, ranks = records_of(ev, metric), {}
+        for m in METHODS:
+            details = paired_t_wins_losses(records, m, metric, evidence.ALPHA).details
+            loss = details.assign(loss=details["outcome"] == "loss").groupby("dataset")["loss"]
+            ranks[m] = 1 + loss.sum()
+        cache[("ranks", metric)] = pd.DataFrame(ranks)
+    return cache[("ranks", metric)]
+
+
+# --- accuracy and log-sum comparisons --------------------------------------------------------
+def best_of(ev: Evidence, a: str, metric: str = "accuracy", others=None) -> Verdict:
+    """ "A performs clearly the best" / "A is clearly the winner": evidence.best."""
+    records = records_of(ev, metric)
+    return evidence.best(records, a, list(others or others_of(a)), metric)
+
+
+def wins_most(ev: Evidence, a: str, metric: str = "accuracy") -> Verdict:
+    """ "A achieves the highest accuracy on most data sets" (rank by significance)."""
+    ranks = significance_ranks(ev, metric)
+    firsts = (ranks == 1).sum()
+    n = len(ranks)
+    if firsts[a] > n / 2:
+        verdict = "holds"
+    elif firsts[a] == firsts.max():
+        verdict = "partly"
+    else:
+        verdict = "does not hold"
+    counts = ", ".join(f"{name(m)} {int(k)}" for m, k in firsts.sort_values().items())
+    return Verdict(verdict, f"not significantly beaten (rank 1) on: {counts} of {n} data sets")
+
+
+def usually_second(ev: Evidence, a: str, metric: str = "accuracy") -> Verdict:
+    """ "A is usually second best when it does not win" (rank by significance)."""
+    ranks = significance_ranks(ev, metric)[a]
+    rest = ranks[ranks > 1]
+    counts = rest.value_counts()
+    second = int(counts.get(2, 0))
+    if second > len(rest) / 2:
+        verdict = "holds"
+    elif len(rest) and second == counts.max():
+        verdict = "partly"
+    else:
+        verdict = "does not hold"
+    spread = ", ".join(f"rank {int(r)}: {int(k)}" for r, k in counts.sort_index().items())
+    return Verdict(
+        verdict,
+        f"{name(a)} beaten significantly on {len(rest)} of {len(ranks)} data sets; there {spread}",
+    )
+
+
+def spread_shrinks(
+    ev: Evidence, metric: str = "accuracy", methods=None, reference: str = "nb_ewb10"
+) -> Verdict:
+    """ "Differences between the methods diminish where ``reference`` does well"."""
+    methods = list(methods or METHODS)
+    table = metric_table(records_of(ev, metric), metric)[methods]
+    spread = table.max(axis=1) - table.min(axis=1)
+    rho, p = stats.spearmanr(table[reference], spread)
+    if rho < 0 and p < evidence.ALPHA:
+        verdict = "holds"
+    elif rho < 0:
+        verdict = "partly"
+    else:
+        verdict = "does not hold"
+    who = ", ".join(name(m) for m in methods)
+    return Verdict(
+        verdict,
+        f"Spearman ρ({name(reference)} mean {metric}, spread of {who}) = {rho:.2f} "
+        f"(p = {p:.2g}) over {len(table)} data sets",
+    )
+
+
+def dominates_where_poor(
+    ev: Evidence,
+    a: str,
+    others,
+    reference: str = "nb_ewb10",
+    fraction: float = 1 / 3,
+    metric: str = "accuracy",
+) -> Verdict:
+    """ "A dominates the group on sets where ``reference`` performs poorly": evidence.best on
+    the ⌈fraction · N⌉ data sets of ``reference``'s lowest means."""
+    records = records_of(ev, metric)
+    table = metric_table(records, metric)[reference].sort_values()
+    sets = list(table.index[: math.ceil(fraction * len(table))])
+    v = evidence.best(records, a, list(others), metric, datasets=sets)
+    return Verdict(
+        v.verdict, f"{len(sets)} sets of lowest {name(reference)} {metric}; {v.evidence}"
+    )
+
+
+def no_differences(ev: Evidence, methods, metric: str = "accuracy") -> Verdict:
+    """ "Differences between them are not large": no pair differs by evidence.better."""
+    records = records_of(ev, metric)
+    differ, texts = [], []
+    for i, a in enumerate(methods):
+        for b in methods[i + 1 :]:
+            c = evidence.compare(records, a, b, metric)
+            mirrored = evidence.compare(records, b, a, metric)
+            found = "holds" in (evidence.better_verdict(c), evidence.better_verdict(mirrored))
+            differ.append(found)
+            p = f"p = {c.p_wilcoxon:.2g}"
+            texts.append(f"{name(a)}–{name(b)} {c.mean_a:.3f}/{c.mean_b:.3f} ({p})")
+    if not any(differ):
+        verdict = "holds"
+    elif all(differ):
+        verdict = "does not hold"
+    else:
+        verdict = "partly"
+    return Verdict(verdict, f"{sum(differ)} of {len(differ)} pairs differ: " + "; ".join(texts))
+
+
+def gaussian_well_on_normal(ev: Evidence, a: str, datasets, metric: str = "accuracy") -> Verdict:
+    """ "A performs well on sets where the attributes truly are normally distributed":
+    evidence.not_worse against every other method on ``datasets`` (conjunction)."""
+    records = records_of(ev, metric)
+    parts = [evidence.not_worse(records, a, b, metric, datasets=datasets) for b in others_of(a)]
+    verdict = evidence.conjunction(p.verdict for p in parts)
+    return Verdict(verdict, "; ".join(p.evidence for p in parts))
+
+
+def rankings_close(ev: Evidence, metric: str = "log_sum", to: str = "accuracy") -> Verdict:
+    """ "The ranking on set by set basis is close to the ranking on ``to``": Kendall τ."""
+    first = metric_table(records_of(ev, metric), metric)[METHODS]
+    second = metric_table(records_of(ev, to), to)[METHODS]
+    taus = np.array([stats.kendalltau(first.loc[d], second.loc[d])[0] for d in first.index])
+    taus = taus[np.isfinite(taus)]
+    p = float(stats.wilcoxon(taus).pvalue) if np.any(taus) else 1.0
+    if taus.mean() > 0 and p < evidence.ALPHA:
+        verdict = "holds"
+    elif taus.mean() > 0:
+        verdict = "partly"
+    else:
+        verdict = "does not hold"
+    return Verdict(
+        verdict,
+        f"Kendall τ of the {metric} and {to} rankings per data set: mean {taus.mean():.2f}, "
+        f"median {np.median(taus):.2f} over {taus.size} data sets, Wilcoxon p = {p:.2g}",
+    )
+
+
+def only_one_drops(
+    ev: Evidence, a: str, metric_from: str = "accuracy", metric_to: str = "log_sum"
+) -> Verdict:
+    """ "Only A has consistently dropped in the rankings" (from ``metric_from`` to
+    ``metric_to``)."""
+    before = rank_table(metric_table(records_of(ev, metric_from), metric_from)[METHODS])
+    after = rank_table(metric_table(records_of(ev, metric_to), metric_to)[METHODS])
+    drop = after - before
+    drops, texts = {}, []
+    for m in METHODS:
+        d = drop[m].to_numpy()
+        p = float(stats.wilcoxon(d).pvalue) if np.any(d) else 1.0
+        drops[m] = bool(d.mean() > 0 and p < evidence.ALPHA)
+        texts.append(f"{name(m)} {before[m].mean():.2f}→{after[m].mean():.2f} (p = {p:.2g})")
+    if not drops[a]:
+        verdict = "does not hold"
+    elif any(drops[m] for m in METHODS if m != a):
+        verdict = "partly"
+    else:
+        verdict = "holds"
+    return Verdict(verdict, f"average rank {metric_from}→{metric_to}: " + ", ".join(texts))
+
+
+def marginally_better(ev: Evidence, a: str, b: str, metric: str = "accuracy") -> Verdict:
+    """ "A attained only marginally better results when compared with B"."""
+    records = records_of(ev, metric)
+    c = evidence.compare(records, a, b, metric)
+    diff = metric_table(records[records["method"].isin([a, b])], metric)
+    diff = diff[a] - diff[b]
+    if c.mean_a <= c.mean_b:
+        verdict = "does not hold"
+    elif evidence.better_verdict(c) == "holds":
+        verdict = "partly"
+    else:
+        verdict = "holds"
+    return Verdict(
+        verdict,
+        f"{c.text()}; per-data-set difference median {diff.median():+.4f}, higher on "
+        f"{int((diff > 0).sum())} of {diff.size}",
+    )
+
+
+def comparable_then_better(ev: Evidence, a: str, b: str, normal, metric: str = "accuracy"):
+    """ "On normal data A is comparable with B, and in other cases it performed better":
+    evidence.not_worse on ``normal`` and evidence.better on the other data sets (conjunction)."""
+    records = records_of(ev, metric)
+    rest = sorted(set(records["dataset"]) - set(normal))
+    on_normal = evidence.not_worse(records, a, b, metric, datasets=normal)
+    on_rest = evidence.better(records, a, b, metric, datasets=rest)
+    verdict = evidence.conjunction((on_normal.verdict, on_rest.verdict))
+    return Verdict(verdict, f"normal sets: {on_normal.evidence}; the others: {on_rest.evidence}")
+
+
+# --- time ------------------------------------------------------------------------------------
+def slower(ev: Evidence, a: str, b: str) -> Verdict:
+    """ "A was even worse [slower] than B": evidence.better of B over A on fit_time."""
+    c = evidence.compare(records_of(ev, "fit_time"), b, a, "fit_time", False)
+    return Verdict(evidence.better_verdict(c), f"faster: {c.text()} (s per fold)")
+
+
+def cv_run_hours(ev: Evidence, a: str, hours: float) -> Verdict:
+    """ "It took over H hours to run a cross-validation run with A on the larger data sets"."""
+    times = records_of(ev, "fit_time")
+    times = times[times["method"] == a]
+    runs = times.groupby(["dataset", "repetition"])["value"].sum().groupby("dataset").mean()
+    top = runs.sort_values().tail(3)
+    verdict = "holds" if top.iloc[-1] > hours * 3600 else "does not hold"
+    slowest = ", ".join(f"{d} {s:.1f} s" for d, s in top[::-1].items())
+    return Verdict(
+        verdict, f"{name(a)} fit time per 10-fold CV run, slowest: {slowest}; bound {hours:g} h"
+    )

@@ -1,0 +1,167 @@
+"""The tests every claim of a kind shares: one rule of significance per kind of claim.
+
+- "A is better than B" (:func:`better`): over N ≥ 6 data sets, the Wilcoxon signed-rank test of
+  the per-data-set means (two-sided, α = 0.05; Demšar 2006) decides — holds when significant in
+  A's favour, partly when A is ahead on more data sets (significant per-data-set wins > losses)
+  without significance, does not hold otherwise. Over 1–5 data sets (too few for Wilcoxon to
+  reach α), the per-data-set paired t-tests over folds decide: holds when A wins on every data
+  set, partly when its wins outnumber its losses, does not hold otherwise.
+- "A is as good as B" (:func:`not_worse`): holds unless A is significantly worse by the same
+  tests (partly when worse on a minority of data sets only).
+- "A is the best of several" (:func:`best`): holds when :func:`better` holds against every
+  other method, partly when A has the best mean without that, does not hold otherwise.
+- "A and B are alike" (:func:`similar_verdict`): holds when neither is significantly better,
+  the weaker of "as good as" both ways.
+- A sentence of several statements (:func:`conjunction`): holds when every part holds, does not
+  hold when every part does not hold, partly otherwise (parts not testable left out).
+
+Per-data-set wins and losses are two-tailed paired t-tests over the folds at α = 0.05
+(:func:`repro.stats.tests.paired_t_wins_losses`, the papers' own W/L rule); a difference of one
+test instance is never a win unless the folds make it significant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from repro.report.claims.engine import Verdict
+from repro.stats.tests import metric_table, paired_t_wins_losses
+
+ALPHA = 0.05
+#: the fewest data sets on which the two-sided Wilcoxon test can reach α = 0.05
+MIN_WILCOXON = 6
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Method ``a`` against ``b`` on one metric (direction: ``higher_is_better``)."""
+
+    a: str
+    b: str
+    metric: str
+    n_datasets: int
+    wins: int  # data sets where a is significantly better (paired t over folds)
+    losses: int  # ... significantly worse
+    mean_a: float
+    mean_b: float
+    p_wilcoxon: float  # over data sets (NaN below MIN_WILCOXON data sets)
+    a_ahead: bool  # a's per-data-set means better more often than not
+
+    def text(self) -> str:
+        p = "" if np.isnan(self.p_wilcoxon) else f", Wilcoxon p = {self.p_wilcoxon:.3g}"
+        return (
+            f"{self.a} vs {self.b} on {self.metric} over {self.n_datasets} data set(s): "
+            f"mean {self.mean_a:.4f} vs {self.mean_b:.4f}, W/L {self.wins}/{self.losses}{p}"
+        )
+
+
+def compare(
+    records: pd.DataFrame,
+    a: str,
+    b: str,
+    metric: str,
+    higher_is_better: bool = True,
+    datasets=None,
+) -> Comparison:
+    """:class:`Comparison` of ``a`` and ``b`` on the data sets where both ran (or ``datasets``)."""
+    sub = records[records["method"].isin([a, b]) & (records["split"] == "test")]
+    if datasets is not None:
+        sub = sub[sub["dataset"].isin(list(datasets))]
+    for m in (a, b):
+        if not (sub["method"] == m).any():
+            raise ValueError(f"no test records of {m!r} for {metric!r}")
+    table = metric_table(sub, metric)[[a, b]].dropna()
+    if table.empty:
+        raise ValueError(f"{a!r} and {b!r} share no data set")
+    sub = sub[sub["dataset"].isin(table.index)]
+    details = paired_t_wins_losses(
+        sub, a, metric, alpha=ALPHA, higher_is_better=higher_is_better
+    ).details
+    outcome = details.loc[details["method"] == b, "outcome"]
+    diff = table[a].to_numpy() - table[b].to_numpy()
+    if not higher_is_better:
+        diff = -diff
+    p = np.nan
+    if len(table) >= MIN_WILCOXON:
+        p = 1.0 if not np.any(diff) else float(stats.wilcoxon(diff).pvalue)
+    return Comparison(
+        a=a,
+        b=b,
+        metric=metric,
+        n_datasets=len(table),
+        wins=int((outcome == "win").sum()),
+        losses=int((outcome == "loss").sum()),
+        mean_a=float(table[a].mean()),
+        mean_b=float(table[b].mean()),
+        p_wilcoxon=p,
+        a_ahead=bool(np.sum(diff > 0) > np.sum(diff < 0)),
+    )
+
+
+def better_verdict(c: Comparison) -> str:
+    """The verdict of "a is better than b" (module docstring)."""
+    if c.n_datasets >= MIN_WILCOXON:
+        if c.p_wilcoxon < ALPHA and c.a_ahead:
+            return "holds"
+        return "partly" if c.wins > c.losses else "does not hold"
+    if c.wins == c.n_datasets:
+        return "holds"
+    return "partly" if c.wins > c.losses else "does not hold"
+
+
+def not_worse_verdict(c: Comparison) -> str:
+    """The verdict of "a is as good as b": the mirror of "b is better than a"."""
+    mirrored = Comparison(
+        c.b, c.a, c.metric, c.n_datasets, c.losses, c.wins, c.mean_b, c.mean_a, c.p_wilcoxon,
+        not c.a_ahead and c.wins != c.losses,
+    )  # fmt: skip
+    worse = better_verdict(mirrored)
+    return {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[worse]
+
+
+def better(records, a, b, metric, higher_is_better=True, datasets=None) -> Verdict:
+    """ "a is better than b" on ``metric``."""
+    c = compare(records, a, b, metric, higher_is_better, datasets)
+    return Verdict(better_verdict(c), c.text())
+
+
+def not_worse(records, a, b, metric, higher_is_better=True, datasets=None) -> Verdict:
+    """ "a is as good as b" on ``metric``."""
+    c = compare(records, a, b, metric, higher_is_better, datasets)
+    return Verdict(not_worse_verdict(c), c.text())
+
+
+def best(records, a, others, metric, higher_is_better=True, datasets=None) -> Verdict:
+    """ "a is the best of ``others`` + a" on ``metric``."""
+    comparisons = [compare(records, a, b, metric, higher_is_better, datasets) for b in others]
+    verdicts = [better_verdict(c) for c in comparisons]
+    means = {c.b: c.mean_b for c in comparisons} | {a: comparisons[0].mean_a}
+    top = (max if higher_is_better else min)(means, key=means.get)
+    if all(v == "holds" for v in verdicts):
+        verdict = "holds"
+    elif top == a:
+        verdict = "partly"
+    else:
+        verdict = "does not hold"
+    evidence = f"best mean: {top}; " + "; ".join(c.text() for c in comparisons)
+    return Verdict(verdict, evidence)
+
+
+def similar_verdict(c: Comparison) -> str:
+    """The verdict of "a and b are alike": the weaker of "a as good as b" and "b as good as a"."""
+    order = ("holds", "partly", "does not hold")
+    mirrored = better_verdict(c)  # a better than b: then b is not as good as a
+    b_as_good = {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[mirrored]
+    return max((not_worse_verdict(c), b_as_good), key=order.index)
+
+
+def conjunction(verdicts) -> str:
+    """The verdict of a sentence of several statements (module docstring)."""
+    kinds = {v for v in verdicts if v != "not testable"}
+    if not kinds:
+        return "not testable"
+    return kinds.pop() if len(kinds) == 1 else "partly"
