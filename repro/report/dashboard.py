@@ -20,14 +20,15 @@ template out), where each column comes from:
   of ``<paths.published>/<paper>/reported.csv`` (paper = ``report.paper``, else the name's
   prefix) against the records, by :func:`repro.report.reproduction.compare_reported`; rows whose
   metric ends in ``_sd`` or ``_ci95`` are not values but the paper's spread of another row.
-  *Within the paper's spread*: the means within the range of the published means of their table
-  and metric (:func:`repro.report.reproduction.summarize`), and the per-data-set values within
-  the published sd or 95% CI of the same cell.
-- claims: ``report.claims`` of the config (``claim``, ``verdict`` ∈
-  :data:`~repro.report.dashboard_claims.VERDICTS`, ``where``: transcribed from a README), else
-  the verdicts that the report generator wrote into the experiment's ``REPRODUCTION.md``: a
-  table with ``claim`` and ``holds`` (yes/no) columns, or items ``claim: **for|against|not
-  shown**`` under a "Claims" heading (:data:`~repro.report.dashboard_claims.GENERATED`).
+  *Agree by the stated rule*: of the numbers a rule can decide, those that agree
+  (:func:`repro.report.reproduction.judge`: a mean over data sets by the bootstrap CI of ours, a
+  rank by the Nemenyi critical difference, a W/L count by Fisher's test, a value ± SD over R runs
+  by Welch's test on standard errors, a one-split value by our per-split prediction interval);
+  numbers on stand-in data are never compared.
+- claims: the claims of the papers (``<paths.published>/<paper>/claims.yaml``: the paper's words,
+  its section, the experiment that decides it) with the verdict a rule computes from the records
+  (:mod:`repro.report.claims`), on the row of that experiment: each claim counted once
+  (:mod:`.dashboard_claims`); ``python -m repro.report all`` writes them all to ``claims.csv``.
 - run date and code revision: the latest ``timestamp`` of the records and its ``git_revision``;
   without records, ``git log -1`` of the folder; without git, "unknown".
 - links: the experiment's ``REPRODUCTION.md`` and its figures (PNG, PDF) and tables (``.md``).
@@ -63,7 +64,12 @@ import numpy as np
 from repro.config import paths
 from repro.report.dashboard_bayesian import bayesian_comparison
 from repro.report.dashboard_benchmarks import benchmark_rows
-from repro.report.dashboard_claims import experiment_claims
+from repro.report.dashboard_claims import (
+    all_claims,
+    experiment_claims,
+    paper_claims_without_experiment,
+    write_claims_csv,
+)
 from repro.report.dashboard_html import render_html
 from repro.report.dashboard_inputs import (
     FIGURES,
@@ -83,9 +89,15 @@ ROWS = "rows.json"
 
 
 def experiment_row(
-    name: str, cfg: dict, results_dir: Path, cache: dict, figures: Path | None = None
+    name: str,
+    cfg: dict,
+    results_dir: Path,
+    cache: dict,
+    figures: Path | None = None,
+    claims=None,
 ) -> dict:
-    """One dashboard row (JSON-able); ``figures``: the output folder of the simplex plots."""
+    """One dashboard row (JSON-able); ``figures``: the output folder of the simplex plots;
+    ``claims``: the claims table (:func:`~repro.report.dashboard_claims.all_claims`)."""
     report = cfg.get("report") or {}
     folder_name = cfg.get("experiment_name", name)
     folder = results_dir / folder_name
@@ -108,7 +120,7 @@ def experiment_row(
     links = sorted(
         p.name for p in folder.iterdir() if p.is_file() and p.suffix in (".md", ".png", ".pdf")
     )
-    claims = experiment_claims(cfg, name, folder)
+    claims = experiment_claims(claims, name) if claims is not None else []
     return {
         "experiment": name,
         "paper": name.split("_")[0] if name.split("_")[0] in PAPERS else "",
@@ -129,17 +141,24 @@ def experiment_row(
     }
 
 
-def collect(results_dir=None, figures_dir=None, configs: dict | None = None) -> dict:
+def collect(results_dir=None, figures_dir=None, configs: dict | None = None, claims=None) -> dict:
     """Every row of the dashboard (after :func:`check_consistency`); ``figures_dir``: the output
     folder whose ``dashboard/`` receives the simplex plots (None: not drawn); ``configs``:
-    :func:`dashboard_configs` (composed when not given)."""
+    :func:`dashboard_configs` (composed when not given); ``claims``: the claims table (decided
+    here when not given)."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     configs = configs if configs is not None else dashboard_configs()
     check_consistency(results_dir, configs)
     cache: dict = {}
     figures = Path(figures_dir) / FIGURES if figures_dir is not None else None
-    rows = [experiment_row(n, c, results_dir, cache, figures) for n, c in configs.items()]
-    return {"experiments": rows, "benchmarks": benchmark_rows(results_dir)}
+    if claims is None:
+        claims = all_claims(paths().published, results_dir)
+    rows = [experiment_row(n, c, results_dir, cache, figures, claims) for n, c in configs.items()]
+    return {
+        "experiments": rows,
+        "benchmarks": benchmark_rows(results_dir),
+        "paper_claims": paper_claims_without_experiment(claims),
+    }
 
 
 def _jsonable(value):
@@ -171,8 +190,9 @@ def generate_dashboard(results_dir=None, out_dir=None) -> list[Path]:
     """``python -m repro.report all``: collect every row, draw, write; return the paths."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     out_dir = Path(out_dir) if out_dir is not None else results_dir
-    dashboard = collect(results_dir, figures_dir=out_dir)
-    return write_dashboard(dashboard, results_dir, out_dir)
+    claims = all_claims(paths().published, results_dir)
+    dashboard = collect(results_dir, figures_dir=out_dir, claims=claims)
+    return [*write_dashboard(dashboard, results_dir, out_dir), write_claims_csv(claims, out_dir)]
 
 
 def update_dashboard(experiment: str, results_dir=None, configs: dict | None = None) -> list[Path]:
@@ -196,18 +216,18 @@ def update_dashboard(experiment: str, results_dir=None, configs: dict | None = N
     folder = configs[experiment].get("experiment_name", experiment)
     touched = {n for n in configs if reads(n) & (reads(experiment) | {folder})}
     cache: dict = {}
-    fresh = {
-        n: experiment_row(n, configs[n], results_dir, cache, results_dir / FIGURES) for n in touched
-    }
     kept = {r["experiment"]: r for r in dashboard["experiments"] if r["experiment"] in configs}
     missing = set(configs) - set(kept) - touched
-    fresh |= {
-        n: experiment_row(n, configs[n], results_dir, cache, results_dir / FIGURES) for n in missing
+    claims = all_claims(paths().published, results_dir, experiments=touched | missing)
+    fresh = {
+        n: experiment_row(n, configs[n], results_dir, cache, results_dir / FIGURES, claims)
+        for n in touched | missing
     }
     dashboard = _jsonable(
         {
             "experiments": [fresh.get(n, kept.get(n)) for n in configs],
             "benchmarks": benchmark_rows(results_dir),
+            "paper_claims": paper_claims_without_experiment(claims),
         }
     )
     return write_dashboard(dashboard, results_dir, results_dir)

@@ -10,11 +10,19 @@ from pathlib import Path
 
 from repro.report.dashboard_inputs import PAPERS
 
+#: what the claims sections of both pages say first
+CLAIMS_NOTE = (
+    "Each claim is a sentence of the paper, quoted with its section, decided by a stated rule "
+    "from the stored records (`repro/report/claims/<paper>.py`; the table: `claims.csv`). "
+    'One rule of significance per kind of claim: "A beats B" by the Wilcoxon signed-rank '
+    "test over data sets (paired t-tests over folds below six data sets), at the 5% level."
+)
+
 #: the note on the results folder that opens both pages
 LAYOUT = [
     "Result records written by `python -m repro` and `repro.evaluate(..., results_dir=...)`:",
     "`results/<experiment>/<dataset>[__params]/<method>[__params].parquet`, one tidy Parquet file",
-    "per cell (SPEC §9), plus `<cell>.parts/` checkpoints of unfinished cells and `*.error.json`",
+    "per cell, plus `<cell>.parts/` checkpoints of unfinished cells and `*.error.json`",
     "for failed cells of a sweep. Git-ignored, except the committed reference outputs of the paper",
     "reproductions (`results/<paper>_*/`: records, tables, figures, REPRODUCTION.md;",
     "`results/hue2024_cells/`, the cell store of the hue2024 experiments;",
@@ -31,7 +39,7 @@ COLUMNS = [
     "substitutes",
     "missing",
     "published values compared",
-    "within the paper's spread",
+    "agree by the stated rule",
     "claims checked",
     "claims holding",
     "run date",
@@ -69,9 +77,12 @@ def cell_texts(row: dict) -> dict:
         "substitutes": str(len(row["substitutes"])),
         "missing": str(len(row["missing"])),
         "published values compared": (
-            f"{values['compared']} of {values['published']}" if values else "—"
+            f"{values['compared']} of {values['published']}"
+            + (f" ({values['on_standins']} on stand-ins)" if values.get("on_standins") else "")
+            if values
+            else "—"
         ),
-        "within the paper's spread": (
+        "agree by the stated rule": (
             f"{values['within']} of {values['with_spread']}"
             if values and values["with_spread"]
             else "—"

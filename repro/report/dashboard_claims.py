@@ -1,92 +1,61 @@
-"""The claims a dashboard row counts (:mod:`repro.report.dashboard`): those of the config's
-``report.claims``, else the verdicts a report generator wrote into the experiment's
-REPRODUCTION.md (a table with ``claim`` and ``holds`` columns, or ``claim: **for|against|not
-shown**`` items under a "Claims" heading).
+"""The claims a dashboard row counts: the papers' claims (``<paths.published>/<paper>/
+claims.yaml``) decided from the records by :mod:`repro.report.claims`, each on the row of the one
+experiment whose records decide it, so that every claim is counted once. Claims that no
+experiment can decide (the paper's data are not offline, an intention, …) are listed per paper.
+``python -m repro.report all`` also writes the whole table as ``<results>/claims.csv``.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from repro.report.dashboard_inputs import DashboardError
+import pandas as pd
 
-#: the verdicts of a claim on the dashboard
-VERDICTS = ("holds", "does not hold", "partly", "not testable")
-#: verdict words of the generated REPRODUCTION.md files → :data:`VERDICTS`
-GENERATED = {
-    "yes": "holds",
-    "no": "does not hold",
-    "for": "holds",
-    "against": "does not hold",
-    "not shown": "not testable",
-}
+from repro.report.claims.engine import VERDICTS, claim_files, claims_table
+
+__all__ = ["VERDICTS", "all_claims", "experiment_claims", "paper_claims_without_experiment"]
+
+#: the file of the claims table in the results folder
+CLAIMS_CSV = "claims.csv"
 
 
-def _markdown_tables(text: str):
-    """Header cells and rows of every Markdown table of ``text``."""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines) - 1:
-        if lines[i].startswith("|") and re.match(r"^\|[-| :]+\|$", lines[i + 1].strip()):
-            header = [c.strip() for c in lines[i].strip().strip("|").split("|")]
-            rows, i = [], i + 2
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
-                i += 1
-            yield header, rows
-        else:
-            i += 1
+def all_claims(published_dir, results_dir, experiments=None) -> pd.DataFrame:
+    """Every claim of every paper with its verdict (``experiments``: only the claims these
+    experiments decide, and the claims without an experiment)."""
+    files = claim_files(published_dir)
+    table = claims_table(files, results_dir, experiments=experiments)
+    return table
 
 
-CLAIM_ITEM = re.compile(r"^(?:\d+\.|-)\s+(.+?):\s+\*\*(for|against|not shown)\*\*")
+def experiment_claims(table: pd.DataFrame, name: str) -> list[dict]:
+    """The claims experiment ``name`` decides, as dashboard entries."""
+    rows = table[table["experiment"] == name]
+    return [_entry(r) for r in rows.itertuples(index=False)]
 
 
-def generated_claims(text: str, where: str) -> list[dict]:
-    """The claims and verdicts a report generator wrote into a REPRODUCTION.md (see above)."""
-    claims = []
-    for header, rows in _markdown_tables(text):
-        lower = [h.lower() for h in header]
-        if "claim" in lower and "holds" in lower:
-            c, h = lower.index("claim"), lower.index("holds")
-            w = lower.index("where") if "where" in lower else None
-            for row in rows:
-                verdict = GENERATED.get(row[h].lower())
-                if verdict is None:
-                    raise DashboardError(
-                        f"{where}: claim {row[c]!r} has verdict {row[h]!r}; "
-                        f"valid: {', '.join(GENERATED)}"
-                    )
-                place = f"{where}, {row[w]}" if w is not None else where
-                claims.append({"claim": row[c], "verdict": verdict, "where": place})
-    heading = ""
-    for line in text.splitlines():
-        if line.startswith("#"):
-            heading = line.lower()
-            continue
-        match = CLAIM_ITEM.match(line)
-        if match and "claims" in heading:
-            claims.append({"claim": match[1], "verdict": GENERATED[match[2]], "where": where})
-    return claims
+def paper_claims_without_experiment(table: pd.DataFrame) -> dict[str, list[dict]]:
+    """Per paper, the claims no experiment decides (verdict "not testable", with why)."""
+    rows = table[table["experiment"] == ""]
+    return {
+        paper: [_entry(r) for r in group.itertuples(index=False)]
+        for paper, group in rows.groupby("paper", sort=True)
+    }
 
 
-def experiment_claims(cfg: dict, name: str, folder: Path) -> list[dict]:
-    """``report.claims`` of the config, else those generated into its REPRODUCTION.md."""
-    listed = (cfg.get("report") or {}).get("claims")
-    if listed:
-        claims = []
-        for item in listed:
-            verdict = item.get("verdict")
-            if verdict not in VERDICTS:
-                raise DashboardError(
-                    f"{name}: report.claims entry {item.get('claim')!r} has verdict {verdict!r}; "
-                    f"valid: {', '.join(VERDICTS)}"
-                )
-            claims.append(
-                {"claim": str(item["claim"]), "verdict": verdict, "where": item.get("where", "")}
-            )
-        return claims
-    reproduction = folder / "REPRODUCTION.md"
-    if not reproduction.is_file():
-        return []
-    return generated_claims(reproduction.read_text(), f"{folder.name}/REPRODUCTION.md")
+def _entry(row) -> dict:
+    stand_in = " (on stand-in data)" if row.data == "stand-in" else ""
+    return {
+        "claim": f"{row.section}: “{row.quote}”",
+        "verdict": row.verdict,
+        "where": f"{row.evidence}{stand_in}",
+        "id": row.claim_id,
+        "paper": row.paper,
+    }
+
+
+def write_claims_csv(table: pd.DataFrame, out_dir) -> Path:
+    """``<out_dir>/claims.csv``: paper, experiment, claim_id, section, quote, verdict, evidence,
+    data."""
+    path = Path(out_dir) / CLAIMS_CSV
+    table.to_csv(path, index=False)
+    return path

@@ -7,7 +7,15 @@ import re
 from pathlib import Path
 
 from repro.report.dashboard_bayesian import ROPE
-from repro.report.dashboard_cells import COLUMNS, LAYOUT, cell_texts, groups, ordered, relative
+from repro.report.dashboard_cells import (
+    CLAIMS_NOTE,
+    COLUMNS,
+    LAYOUT,
+    cell_texts,
+    groups,
+    ordered,
+    relative,
+)
 
 
 def _h(text) -> str:
@@ -66,13 +74,16 @@ def render_html(dashboard: dict, results_dir, out_dir) -> str:
             ]
             parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         parts.append("</table>")
-    parts.append("<h2>Claims checked</h2>")
-    for row in rows:
-        if not row["claims"]:
-            continue
-        parts += [f"<h3>{_h(row['experiment'])}</h3>", "<table>"]
-        parts.append("<tr><th>claim</th><th>verdict</th><th>where</th></tr>")
-        for c in row["claims"]:
+    parts += ["<h2>Claims checked</h2>", f"<p>{_h(CLAIMS_NOTE)}</p>"]
+    sections = [(row["experiment"], row["claims"]) for row in rows if row["claims"]]
+    sections += [
+        (f"{paper}: no experiment decides", claims)
+        for paper, claims in (dashboard.get("paper_claims") or {}).items()
+    ]
+    for title, claims in sections:
+        parts += [f"<h3>{_h(title)}</h3>", "<table>"]
+        parts.append("<tr><th>claim (the paper's words)</th><th>verdict</th><th>evidence</th></tr>")
+        for c in claims:
             parts.append(
                 f"<tr><td>{_h(c['claim'])}</td><td>{_h(c['verdict'])}</td>"
                 f"<td>{_h(c['where'])}</td></tr>"

@@ -12,7 +12,13 @@ import pandas as pd
 
 from repro.config import experiment_config, experiment_names, paths
 from repro.evaluation.records import read_records
-from repro.report.reproduction import compare_reported, read_reported, summarize
+from repro.report.reproduction import (
+    SPREAD_SUFFIXES,
+    compare_reported,
+    judge,
+    read_reported,
+    summarize,
+)
 
 #: the papers, in the dashboard's order (an experiment's paper: the prefix of its name)
 PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
@@ -20,8 +26,6 @@ PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
 FIGURES = "dashboard"
 #: folders of the results folder that are not an experiment's
 NOT_EXPERIMENTS = ("benchmarks", FIGURES, "default")
-#: metrics of ``reported.csv`` that are the paper's spread of another row, not values
-SPREAD_SUFFIXES = ("_sd", "_ci95")
 
 
 class DashboardError(ValueError):
@@ -137,7 +141,8 @@ def run_of(records: pd.DataFrame | None, folder: Path) -> tuple[str, str, int]:
 
 
 def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> dict | None:
-    """Published values compared and within the paper's spread (module docstring), or None."""
+    """Published values compared, on stand-ins, and agreeing by the stated rule (module
+    docstring), or None."""
     report = cfg.get("report") or {}
     tables = report.get("reported_tables")
     if not tables:
@@ -155,26 +160,30 @@ def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> 
     methods = cfg["sweep"].get("method") or report.get("methods")
     if methods:
         records = records[records["method"].isin(methods)]
-    comparison = compare_reported(values, records)
-    done = comparison["reproduced"].notna()
-    kinds = summarize(comparison).set_index("kind")
-    within, with_spread = 0, 0
-    if "means" in kinds.index:
-        within += int(kinds.at["means", "within"])
-        with_spread += int(kinds.at["means", "compared"])
-    keys = ["table", "method", "dataset"]
-    for suffix in SPREAD_SUFFIXES:
-        rows = reported[reported["metric"].str.endswith(suffix)].copy()
-        rows["metric"] = rows["metric"].str[: -len(suffix)]
-        width = rows.set_index([*keys, "metric"])["value"]
-        for row in comparison[done].itertuples(index=False):
-            key = (row.table, row.method, row.dataset, row.metric)
-            if key in width.index:
-                with_spread += 1
-                within += int(abs(row.difference) <= float(width[key]) + 1e-12)
+    comparison = judge(
+        compare_reported(values, records),
+        reported,
+        records,
+        published_runs=report.get("published_runs"),
+        standins=report.get("substitutes") or (),
+        all_standins=bool(standins_replace_paper(cfg)),
+    )
+    kinds = summarize(comparison)
     return {
         "published": len(comparison),
-        "compared": int(done.sum()),
-        "within": within,
-        "with_spread": with_spread,
+        "compared": int(kinds["compared"].sum()),
+        "on_standins": int(kinds["on_standins"].sum()),
+        "within": int(kinds["agree"].sum()),
+        "with_spread": int(kinds["testable"].sum()),
     }
+
+
+def standins_replace_paper(cfg: dict) -> bool:
+    """True when a section of the config lists the paper's ``challenge_sets`` and the offline
+    ``standins`` run instead (boulle2007's Table 4): every published number is then on
+    stand-ins."""
+    return any(
+        hasattr(section, "get") and section.get("challenge_sets") and section.get("standins")
+        for key, section in cfg.items()
+        if key != "report"
+    )

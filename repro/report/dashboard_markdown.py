@@ -5,11 +5,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from repro.report.dashboard_bayesian import ROPE
-from repro.report.dashboard_cells import COLUMNS, LAYOUT, cell_texts, groups, ordered, relative
+from repro.report.dashboard_cells import (
+    CLAIMS_NOTE,
+    COLUMNS,
+    LAYOUT,
+    cell_texts,
+    groups,
+    ordered,
+    relative,
+)
 
 
 def _md_escape(text: str) -> str:
     return str(text).replace("|", "\\|")
+
+
+def _quote(text: str) -> str:
+    """A paper's words as text: its link and emphasis marks (``[5,](#page-19-0)``) not rendered."""
+    return _md_escape(text).replace("[", "\\[").replace("]", "\\]").replace("*", "\\*")
 
 
 def render_markdown(dashboard: dict, results_dir, out_dir) -> str:
@@ -49,7 +62,7 @@ def render_markdown(dashboard: dict, results_dir, out_dir) -> str:
             ]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
-    lines += _markdown_claims(rows)
+    lines += _markdown_claims(rows, dashboard.get("paper_claims") or {})
     lines += _markdown_bayesian(rows, out_dir)
     lines += [
         "## Benchmarks",
@@ -68,16 +81,19 @@ def render_markdown(dashboard: dict, results_dir, out_dir) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _markdown_claims(rows: list[dict]) -> list[str]:
-    lines = ["## Claims checked", ""]
-    for row in rows:
-        if not row["claims"]:
-            continue
-        lines += [f"### {row['experiment']}", "", "| claim | verdict | where |", "|---|---|---|"]
-        for c in row["claims"]:
-            lines.append(
-                f"| {_md_escape(c['claim'])} | {c['verdict']} | {_md_escape(c['where'])} |"
-            )
+def _markdown_claims(rows: list[dict], paper_claims: dict) -> list[str]:
+    lines = ["## Claims checked", "", CLAIMS_NOTE, ""]
+    sections = [(row["experiment"], row["claims"]) for row in rows if row["claims"]]
+    sections += [(f"{paper}: no experiment decides", c) for paper, c in paper_claims.items()]
+    for title, claims in sections:
+        lines += [
+            f"### {title}",
+            "",
+            "| claim (the paper's words) | verdict | evidence |",
+            "|---|---|---|",
+        ]
+        for c in claims:
+            lines.append(f"| {_quote(c['claim'])} | {c['verdict']} | {_md_escape(c['where'])} |")
         lines.append("")
     return lines
 

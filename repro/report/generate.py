@@ -50,6 +50,7 @@ from repro.config import experiment_config, paths
 from repro.evaluation.records import read_records
 from repro.report.reproduction import (
     compare_reported,
+    judge,
     per_dataset_side_by_side,
     read_reported,
     write_reproduction,
@@ -149,7 +150,14 @@ def generate_report(
             comparison = compare_reported(reported, recs)
             return comparison[comparison["table"].isin(tables)] if tables else comparison
 
-        comparison = published_comparison(records)
+        comparison = judge(
+            published_comparison(records),
+            reported,
+            records,
+            published_runs=report.get("published_runs"),
+            standins=report.get("substitutes") or (),
+            all_standins=standin_caveat(cfg) is not None,
+        )
         variant_records = {}
         if report.get("variants"):
             variant_records = {report.get("variant_label", name): records}

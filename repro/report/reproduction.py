@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from repro.report.tables import comparison_table, to_markdown
+from repro.stats import agreement
 
 #: aggregate rows of a paper table (the ``dataset`` column): the summary statistics of
 #: :func:`repro.report.tables.comparison_table` over the data sets every method ran on
@@ -97,6 +98,101 @@ def compare_reported(reported: pd.DataFrame, records: pd.DataFrame) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+#: suffixes of the reported.csv rows that give the paper's spread of another row's value
+SPREAD_SUFFIXES = ("_sd", "_ci95")
+
+
+def judge(
+    comparison: pd.DataFrame,
+    reported: pd.DataFrame,
+    records: pd.DataFrame,
+    *,
+    published_runs: dict | None = None,
+    standins=(),
+    all_standins: bool = False,
+    per_run: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """``comparison`` with the verdict of a stated rule per published number
+    (:mod:`repro.stats.agreement`): columns ``rule``, ``agrees`` (True, False, None = the rule
+    cannot decide) and ``detail``.
+
+    - a table's mean over data sets: our per-data-set means over the data sets every method of
+      the table ran on, bootstrap 95% CI (``mean_over_datasets``);
+    - an average rank: the Nemenyi critical difference for its k methods and N data sets;
+    - a count of wins or losses over N data sets: Fisher's exact test;
+    - a value published with an SD over R runs (``published_runs[table]``): Welch's test of the
+      two means on their standard errors, ours over our runs (repetitions × folds);
+    - a value published from one split with a 95% CI (``_ci95`` rows): where it falls among our
+      per-split values (prediction interval);
+    - a value published without its spread: compared only (``agrees`` None).
+
+    Rows on stand-in data (``dataset`` in ``standins``, or every row when ``all_standins``) are
+    never judged: rule "on stand-ins". Our runs are the test records' (repetition, fold) values,
+    or ``per_run`` (long: method, dataset, metric, value) for quantities that are not test
+    metrics (e.g. counts of selected variables). A published SD row itself is not judged.
+    """
+    published_runs = published_runs or {}
+    test = records[records["split"] == "test"]
+    long = test if per_run is None else per_run
+    runs = long.groupby(["method", "dataset", "metric"])["value"]
+    spread = {}
+    for suffix in SPREAD_SUFFIXES:
+        rows = reported[reported["metric"].str.endswith(suffix)]
+        for r in rows.itertuples(index=False):
+            spread[(r.table, r.method, r.dataset, r.metric[: -len(suffix)])] = (suffix, r.value)
+    out = comparison.copy()
+    rules, agrees, details = [], [], []
+    for row in comparison.itertuples(index=False):
+        rule, verdict, detail = _judge_row(
+            row, comparison, test, runs, spread, published_runs, set(standins), all_standins
+        )
+        rules.append(rule)
+        agrees.append(verdict)
+        details.append(detail)
+    out["rule"], out["agrees"], out["detail"] = rules, agrees, details
+    return out
+
+
+def _judge_row(row, comparison, test, runs, spread, published_runs, standins, all_standins):
+    if np.isnan(row.reproduced):
+        return "", None, ""
+    if all_standins or row.dataset in standins:
+        return "on stand-ins", None, "not the paper's data"
+    if str(row.metric).endswith(SPREAD_SUFFIXES):
+        return "the paper's spread of a value", None, ""
+    if row.dataset in AGGREGATES:
+        table = comparison[
+            (comparison["table"] == row.table) & (comparison["metric"] == row.metric)
+        ]
+        methods = sorted(set(table["method"]) & set(test["method"]))
+        sub = test[test["method"].isin(methods) & (test["metric"] == row.metric)]
+        per = sub.groupby(["dataset", "method"])["value"].mean().unstack("method").dropna()
+        n = len(per)
+        if row.dataset == "mean":
+            a = agreement.mean_over_datasets(row.published, per[row.method].to_numpy())
+        elif row.dataset == "rank":
+            a = agreement.average_rank(row.published, row.reproduced, len(methods), n)
+        else:
+            count = int(round(row.published))
+            a = agreement.win_count(count, max(n, count), int(row.reproduced), n)
+        return a.rule, a.agrees, a.detail
+    key = (row.table, row.method, row.dataset, row.metric)
+    if (row.method, row.dataset, row.metric) not in runs.groups:
+        return "compared only (no per-run values)", None, ""
+    ours = runs.get_group((row.method, row.dataset, row.metric)).dropna().to_numpy()
+    if key in spread:
+        suffix, width = spread[key]
+        if suffix == "_ci95":
+            a = agreement.one_split(row.published, ours)
+            return a.rule, a.agrees, a.detail
+        n_runs = published_runs.get(row.table)
+        if n_runs and ours.size >= 2:
+            a = agreement.mean_with_sd(row.published, width, int(n_runs), ours)
+            return a.rule, a.agrees, a.detail
+        return "no run count published", None, f"published SD {width:g} over an unknown number"
+    return "compared only (no spread published)", None, ""
+
+
 #: how the opening summary groups the published numbers: aggregate rows by kind, the rest as
 #: per-data-set values
 KINDS = (
@@ -108,14 +204,12 @@ KINDS = (
 
 def summarize(comparison: pd.DataFrame) -> pd.DataFrame:
     """Per kind of number (means, average ranks, W/L counts, per-data-set values): how many were
-    compared, the median and max |difference|, and how many are within the paper's own spread.
-
-    ``within``: for means, how many lie within the paper's own spread, the range (max − min)
-    of the published means of the same table and metric over the table's methods (a
-    reproduction within it is closer to the published value than the paper's methods are to one
-    another); for W/L counts (integers), the exact matches; for average ranks, None (any rank
-    lies within 1..k: :func:`rank_agreement` compares the orderings instead).
-    """
+    published, compared (stand-ins left out), run on stand-ins, decidable by their rule
+    (``testable``) and agreeing by it (``agree``; :func:`judge`), with the median and max
+    |difference| of the compared ones. A comparison that was not judged counts as compared
+    only."""
+    if "agrees" not in comparison:  # not judged: every number compared only
+        comparison = comparison.assign(rule="compared only", agrees=None)
     rows = []
     kinds = [*KINDS, ("per-data-set values", None)]
     aggregate = comparison["dataset"].isin(AGGREGATES)
@@ -124,22 +218,21 @@ def summarize(comparison: pd.DataFrame) -> pd.DataFrame:
         sub = comparison[mask]
         if sub.empty:
             continue
-        done = sub[sub["reproduced"].notna()]
+        standin = sub["rule"] == "on stand-ins"
+        done = sub[sub["reproduced"].notna() & ~standin]
         diff = done["difference"].abs()
-        within = None
-        if label == "W/L counts":
-            within = int((diff == 0).sum())
-        elif label == "means":
-            spread = sub.groupby(["table", "metric"])["published"].transform(np.ptp)
-            within = int((diff <= spread.loc[done.index] + 1e-12).sum())
+        decided = done["agrees"].map(lambda v: v is not None and not pd.isna(v))
         rows.append(
             {
                 "kind": label,
                 "published": len(sub),
                 "compared": len(done),
+                "on_standins": int(standin.sum()),
+                "testable": int(decided.sum()),
+                "agree": int(done.loc[decided, "agrees"].astype(bool).sum()),
                 "median_abs_difference": float(diff.median()) if len(done) else np.nan,
                 "max_abs_difference": float(diff.max()) if len(done) else np.nan,
-                "within": within,
+                "rules": "; ".join(sorted(set(done.loc[decided, "rule"]))),
             }
         )
     return pd.DataFrame(rows)
@@ -165,30 +258,29 @@ def _summary_lines(comparison: pd.DataFrame) -> list[str]:
     if not done.any():
         return [f"{len(comparison)} published numbers; none compared yet (no reproduced value)."]
     lines = [
-        f"{int(done.sum())} of {len(comparison)} published numbers compared with a reproduced "
-        "value (compared, not necessarily matched), by kind:",
+        f"{int(done.sum())} of {len(comparison)} published numbers have a reproduced value. Each "
+        "is judged by the rule of its kind (the `rule` and `detail` columns below; a value on "
+        "stand-in data is never compared), by kind:",
         "",
     ]
     for row in summarize(comparison).itertuples(index=False):
-        text = (
-            f"- {row.kind}: {row.compared} of {row.published} compared; "
-            f"median |difference| {row.median_abs_difference:.4f}, "
-            f"max {row.max_abs_difference:.4f}"
-        )
-        if row.kind == "W/L counts":
-            text += f"; {int(row.within)} equal"
-        elif row.kind == "means":
+        text = f"- {row.kind}: {row.compared} of {row.published} compared"
+        if row.on_standins:
+            text += f" ({row.on_standins} on stand-ins, not compared)"
+        if row.compared:
             text += (
-                f"; {int(row.within)} of {row.compared} within the paper's own spread (the "
-                "range of the published means of that metric over the table's methods)"
+                f"; median |difference| {row.median_abs_difference:.4f}, "
+                f"max {row.max_abs_difference:.4f}"
             )
-        elif row.kind == "average ranks":
-            agreement = rank_agreement(comparison).dropna()
-            several = agreement["table"].nunique() > 1
-            if not agreement.empty:
+        if row.testable:
+            text += f"; **{row.agree} of {row.testable} agree** ({row.rules})"
+        if row.kind == "average ranks":
+            agreement_rows = rank_agreement(comparison).dropna()
+            several = agreement_rows["table"].nunique() > 1
+            if not agreement_rows.empty:
                 text += "; order of the methods, Spearman ρ published vs reproduced: " + ", ".join(
                     f"{f'{r.table} ' if several else ''}{r.metric} {r.spearman:.2f}"
-                    for r in agreement.itertuples(index=False)
+                    for r in agreement_rows.itertuples(index=False)
                 )
         lines.append(text + ".")
     return lines
@@ -279,9 +371,13 @@ def write_reproduction(
         lines += [f"- {a}: {b}" for a, b in substitutions.items()]
         lines.append("")
     for table, group in comparison.groupby("table", sort=False):
-        shown = group.set_index("method")[
-            ["dataset", "metric", "published", "reproduced", "difference", "note"]
-        ]
+        columns = ["dataset", "metric", "published", "reproduced", "difference"]
+        if "agrees" in group:
+            group = group.assign(
+                agrees=group["agrees"].map({True: "yes", False: "**no**"}).fillna("—")
+            )
+            columns += ["agrees", "detail"]
+        shown = group.set_index("method")[[*columns, "note"]]
         lines += [f"## {table}", "", to_markdown(shown, digits=4), ""]
     if variants:
         lines += _variant_lines(variants, per_dataset or {})

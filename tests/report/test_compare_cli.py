@@ -213,6 +213,6 @@ def test_report_reads_published_numbers_from_paths_published(tmp_path, capsys):
     acc = pd.read_parquet(cell).query("split == 'test' and metric == 'accuracy'")["value"]
     assert len(acc) == 10  # 10 folds
     text = (results / "boulle2007_table4" / "REPRODUCTION.md").read_text()
-    assert "1 of 1 published numbers compared" in text
+    assert "1 of 1 published numbers have a reproduced value" in text
     row = f"| snb_cma | waveform_noise+1000F2D | accuracy | 0.8500 | {acc.mean():.4f} | "
     assert row + f"{acc.mean() - 0.85:.4f} |" in text

@@ -7,6 +7,7 @@ import pytest
 from repro.report.generate import standin_caveat
 from repro.report.reproduction import (
     compare_reported,
+    judge,
     rank_agreement,
     summarize,
     write_reproduction,
@@ -78,46 +79,95 @@ def test_compare_reported_and_reproduction_file(tmp_path):
     assert comp.loc[("b", "rank", "accuracy"), "reproduced"] == pytest.approx(1.75)
     assert comp.loc[("b", "wins", "accuracy"), "reproduced"] == 1
     assert comp.loc[("a", "mean", "accuracy"), "note"] == "over 2 data sets"
-    path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", ["d3"], {"d3": "x"})
+    judged = judge(comp.reset_index(), reported, _records())
+    path = write_reproduction(judged, tmp_path / "R.md", "Toy", ["d3"], {"d3": "x"})
     text = path.read_text()
-    assert "5 of 7 published numbers compared" in text and "## Table 1" in text
+    assert "5 of 7 published numbers have a reproduced value" in text and "## Table 1" in text
     assert "reproduced;" not in text  # compared, never claimed "reproduced"
-    # by kind, by hand: means a 0.8075 − 0.8 and b 0.75 − 0.7 (a's auc not run), both within the
-    # published spread 0.8 − 0.7 = 0.1; rank b 1.75 − 2; wins b 1 − 1; data set d1 0.915 − 0.9
-    lines = text.splitlines()
-    assert lines[2].startswith("5 of 7 published numbers compared")
-    assert "- means: 2 of 3 compared; median |difference| 0.02" in text  # (0.0075 + 0.05) / 2
-    assert "max 0.0500; 2 of 2 within the paper's own spread" in text
-    means = summarize(comp.reset_index()).set_index("kind").loc["means"]
-    assert means["median_abs_difference"] == pytest.approx((0.0075 + 0.05) / 2)
-    assert "- average ranks: 1 of 1 compared; median |difference| 0.2500, max 0.2500." in text
-    assert "- W/L counts: 1 of 1 compared; median |difference| 0.0000, max 0.0000; 1 equal." in text
-    assert "- per-data-set values: 1 of 2 compared; median |difference| 0.0150" in text
-    path = write_reproduction(comp.reset_index(), tmp_path / "R.md", "Toy", caveat="Stand-ins.")
+    # by kind, by hand. Means a (0.915, 0.7) → 0.8075 vs 0.8 and b (0.8, 0.7) → 0.75 vs 0.7: the
+    # bootstrap means of two data sets take the values {min, mid, max}, so the 95% CI is
+    # [min, max] and both published means lie inside. Rank b 1.75 vs 2: Nemenyi CD for k = 2,
+    # N = 2 is 1.960·√(2·3/12) = 1.386. Wins b 1 of 2 vs 1 of 2: Fisher p = 1. d1 0.915 vs 0.9:
+    # no spread published, compared only.
+    assert "- means: 2 of 3 compared; median |difference| 0.0287, max 0.0500; **2 of 2 agree**" in (
+        text
+    )  # (0.0075 + 0.05) / 2
+    assert "- average ranks: 1 of 1 compared; median |difference| 0.2500, max 0.2500; " in text
+    assert "**1 of 1 agree** (|rank difference| under the Nemenyi critical difference" in text
+    assert "- W/L counts: 1 of 1 compared; median |difference| 0.0000, max 0.0000; **1 of 1" in text
+    assert "- per-data-set values: 1 of 2 compared; median |difference| 0.0150, max 0.0150." in text
+    rank = judged.set_index(["method", "dataset"]).loc[("b", "rank")]
+    assert rank["detail"] == "difference -0.25, CD 1.39" and rank["agrees"]
+    path = write_reproduction(judged, tmp_path / "R.md", "Toy", caveat="Stand-ins.")
     assert path.read_text().splitlines()[2] == "**Stand-ins.**"  # the caveat comes first
 
 
-def test_summary_by_kind_spread_and_rank_order_by_hand():
-    rows = [  # (method, dataset, published, reproduced)
-        ("a", "mean", 0.80, 0.85),  # |d| 0.05 ≤ spread 0.80 − 0.70 = 0.10
-        ("b", "mean", 0.75, 0.60),  # |d| 0.15 > 0.10
-        ("c", "mean", 0.70, 0.71),
-        ("a", "rank", 1.0, 1.5),
-        ("b", "rank", 2.0, 1.2),
-        ("c", "rank", 3.0, 3.3),
-        ("b", "wins", 4, 4),
-        ("c", "wins", 2, 5),
-        ("c", "losses", 1, np.nan),
+def test_judge_uses_standard_errors_one_split_intervals_and_never_compares_stand_ins():
+    """Known answers of repro.stats.agreement through judge (hand-made records)."""
+    d = 0.10 * np.sqrt(99 / 100)  # 100 runs alternating m ± d: sample SD exactly 0.10
+    rows = []
+    for method, mean in (("a", 0.48), ("b", 0.47)):
+        for r in range(100):
+            v = mean + (d if r % 2 == 0 else -d)
+            rows.append(dict(method=method, dataset="s", repetition=r, fold=0, split="test",
+                             metric="error", value=v))  # fmt: skip
+    for f in range(20):  # c: 20 splits with errors 0.10, 0.11, ..., 0.29
+        rows.append(dict(method="c", dataset="s", repetition=f, fold=0, split="test",
+                         metric="error", value=0.10 + f / 100))  # fmt: skip
+    records = pd.DataFrame(rows)
+    reported = pd.DataFrame(
+        {
+            "method": ["a", "a", "b", "b", "c", "c", "c", "c", "a"],
+            "dataset": ["s"] * 8 + ["t"],
+            "metric": ["error", "error_sd"] * 2 + ["error", "error_ci95"] * 2 + ["error"],
+            "value": [0.50, 0.10, 0.50, 0.10, 0.29, 0.05, 0.30, 0.05, 0.5],
+            "table": ["T1"] * 4 + ["T2", "T2", "T3", "T3"] + ["T1"],
+        }
+    )
+    values = reported[~reported["metric"].str.endswith(("_sd", "_ci95"))]
+    judged = judge(compare_reported(values, records), reported, records, published_runs={"T1": 100})
+    j = judged[judged["dataset"] == "s"].set_index(["method", "table"])
+    assert judged.set_index("dataset").loc["t", "rule"] == ""  # no records: not judged
+    # Welch on the standard errors: t = −0.02/√(2·0.01/100) = −1.41 agrees, −0.03/… = −2.12 not
+    assert j.loc[("a", "T1"), "agrees"] and j.loc[("a", "T1"), "detail"].startswith("t = -1.41")
+    assert not j.loc[("b", "T1"), "agrees"] and j.loc[("b", "T1"), "detail"].startswith("t = -2.12")
+    # one split against 20 of ours: the interval is [min, max] = [0.10, 0.29]
+    assert j.loc[("c", "T2"), "agrees"] and not j.loc[("c", "T3"), "agrees"]
+    assert "90.5% prediction interval [0.1000, 0.2900]" in j.loc[("c", "T2"), "detail"]
+    # a stand-in data set: never compared
+    judged = judge(compare_reported(values, records), reported, records, standins=["s"])
+    assert set(judged.loc[judged["reproduced"].notna(), "rule"]) == {"on stand-ins"}
+    summary = summarize(judged).set_index("kind").loc["per-data-set values"]
+    assert (summary["compared"], summary["on_standins"], summary["testable"]) == (0, 4, 0)
+
+
+def test_summary_counts_what_the_rules_decided_and_rank_order_by_hand():
+    rows = [  # (method, dataset, published, reproduced, rule, agrees)
+        ("a", "mean", 0.80, 0.85, "r1", True),
+        ("b", "mean", 0.75, 0.60, "r1", False),
+        ("c", "mean", 0.70, 0.71, "on stand-ins", None),
+        ("a", "rank", 1.0, 1.5, "r2", True),
+        ("b", "rank", 2.0, 1.2, "r2", True),
+        ("c", "rank", 3.0, 3.3, "r2", True),
+        ("b", "wins", 4, 4, "r3", True),
+        ("c", "wins", 2, 5, "r3", False),
+        ("c", "losses", 1, np.nan, "", None),
     ]
-    comp = pd.DataFrame(rows, columns=["method", "dataset", "published", "reproduced"])
+    columns = ["method", "dataset", "published", "reproduced", "rule", "agrees"]
+    comp = pd.DataFrame(rows, columns=columns)
     comp = comp.assign(table="T", metric="accuracy", difference=comp.reproduced - comp.published)
     summary = summarize(comp).set_index("kind")
     assert summary.index.tolist() == ["means", "average ranks", "W/L counts"]
-    assert summary.loc["means", "within"] == 2
-    assert summary.loc["means", "median_abs_difference"] == pytest.approx(0.05)
+    means = summary.loc["means"]
+    assert (means["compared"], means["on_standins"], means["testable"], means["agree"]) == (
+        2, 1, 2, 1,
+    )  # fmt: skip
+    assert means["median_abs_difference"] == pytest.approx((0.05 + 0.15) / 2)
     assert summary.loc["average ranks", "max_abs_difference"] == pytest.approx(0.8)
     w = summary.loc["W/L counts"]
-    assert (w["published"], w["compared"], w["within"], w["max_abs_difference"]) == (3, 2, 1, 3)
+    assert (w["published"], w["compared"], w["agree"], w["max_abs_difference"]) == (3, 2, 1, 3)
+    unjudged = summarize(comp.drop(columns=["rule", "agrees"])).set_index("kind")
+    assert unjudged["testable"].tolist() == [0, 0, 0] and unjudged.loc["means", "compared"] == 3
     # reproduced ranks order b, a, c against published a, b, c: ρ = 1 − 6·(1 + 1)/(3·8) = 0.5
     agreement = rank_agreement(comp)
     assert agreement["spearman"].tolist() == pytest.approx([0.5])

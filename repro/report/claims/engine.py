@@ -151,12 +151,15 @@ def decide(claim: Claim, evidence: Evidence) -> Verdict:
         return Verdict("not testable", f"{exc} (run: python -m repro experiment=...)")
 
 
-def claims_table(claim_files, results_dir) -> pd.DataFrame:
-    """One row per claim of the given ``claims.yaml`` files (:data:`COLUMNS`)."""
+def claims_table(claim_files, results_dir, experiments=None) -> pd.DataFrame:
+    """One row per claim of the given ``claims.yaml`` files (:data:`COLUMNS`); ``experiments``:
+    only the claims these experiments decide, and those no experiment decides."""
     evidence = Evidence(results_dir)
     rows = []
     for path in claim_files:
         for claim in read_claims(path):
+            if experiments is not None and claim.experiment and claim.experiment not in experiments:
+                continue
             verdict = decide(claim, evidence)
             rows.append(
                 {

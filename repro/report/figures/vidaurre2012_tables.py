@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from repro import config
-from repro.report.reproduction import write_reproduction
+from repro.report.reproduction import judge, write_reproduction
 from repro.report.tables import to_markdown
 from repro.stats.posthoc import posthoc
 from repro.stats.tests import friedman
@@ -138,8 +138,20 @@ def _write_table(records, out_dir, report_cfg, table: str, name: str, datasets) 
     )
     csv = out_dir / f"{name}_summary.csv"
     summ.to_csv(csv, index=False)
-    rep = write_reproduction(
+    quantities = ["error", "n_selected", "n_noisy_selected"]
+    runs = per_run(records).melt(
+        id_vars=["method", "dataset"], value_vars=quantities, var_name="metric"
+    )
+    judged = judge(
         comparison(summ, reported, table),
+        reported[reported["table"] == table],
+        records,
+        published_runs=report_cfg.get("published_runs"),
+        standins=report_cfg.get("substitutes") or (),
+        per_run=runs,
+    )
+    rep = write_reproduction(
+        judged,
         out_dir / "REPRODUCTION.md",
         report_cfg.get("title", table),
         missing_datasets=report_cfg.get("not_offline", []),
