@@ -20,28 +20,22 @@ import hashlib
 import json
 import re
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
 from repro.config import jsonable
 from repro.evaluation.protocols import Protocol, Split, make_splits
-from repro.evaluation.records import config_hash, unit_hash
-
-if TYPE_CHECKING:
-    from repro.evaluation.runner import ArtefactHook
+from repro.evaluation.records import PARTS_SUFFIX, config_hash, unit_hash
 
 HASH_SCHEMES = ("cell", "unit")
 
 #: estimator parameters that change how fast a fit runs, never its result (the parallel
 #: preparation is bit-identical to the serial one): not part of a cell's identity
 EXECUTION_PARAMS = ("n_jobs",)
-
-#: suffix of the folder of a running cell's checkpoints (``<stem>.parts/``)
-PARTS_SUFFIX = ".parts"
 
 
 @dataclass
@@ -71,7 +65,7 @@ class Cell:
     context: dict = field(default_factory=dict)
     hash_scheme: str = "cell"
     report_keys: tuple[str, ...] = ()
-    artefacts: ArtefactHook | None = None
+    artefacts: Callable | None = None  # repro.evaluation.runner.ArtefactHook
 
     def __post_init__(self):
         if self.hash_scheme not in HASH_SCHEMES:
@@ -174,11 +168,6 @@ def part_path(parts: Path, split: Split, artefacts: bool = False) -> Path:
     return Path(parts) / f"r{split.repetition:03d}_f{split.fold:03d}{suffix}.parquet"
 
 
-def is_checkpoint(path) -> bool:
-    """True for a file of a running cell's checkpoint folder (not a result file)."""
-    return Path(path).parent.name.endswith(PARTS_SUFFIX)
-
-
 def failure_path(results_dir, experiment: str, dataset_key: str, name: str) -> Path:
     """``<results>/<experiment>/<dataset_key>/<name>.error.json``: a failed cell's error, beside
     the results of its data set (``dataset_key``: :func:`catalog_key`)."""
@@ -243,12 +232,10 @@ def splits_digest(splits) -> str:
 __all__ = [
     "EXECUTION_PARAMS",
     "HASH_SCHEMES",
-    "PARTS_SUFFIX",
     "Cell",
     "catalog_key",
     "cell_folder",
     "failure_path",
-    "is_checkpoint",
     "param_key",
     "part_path",
     "splits_digest",

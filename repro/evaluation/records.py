@@ -242,6 +242,15 @@ def write_atomic(frame: pd.DataFrame, path: Path) -> None:
             os.remove(tmp)
 
 
+#: suffix of the folder of a running cell's checkpoints (``<stem>.parts/``)
+PARTS_SUFFIX = ".parts"
+
+
+def is_checkpoint(path) -> bool:
+    """True for a file of a running cell's checkpoint folder (not a result file)."""
+    return Path(path).parent.name.endswith(PARTS_SUFFIX)
+
+
 def read_records(path) -> pd.DataFrame:
     """All records under a file or directory (``**/*.parquet``, checkpoints excluded).
 
@@ -253,8 +262,6 @@ def read_records(path) -> pd.DataFrame:
             return pd.read_parquet(path)
         except READ_ERRORS as exc:
             raise ValueError(f"{path} is not a readable result file: {exc}") from exc
-    from repro.evaluation.cells import is_checkpoint  # cells builds on this module
-
     files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p))
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")

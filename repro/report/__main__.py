@@ -6,8 +6,8 @@
   experiment (:mod:`repro.report.generate`); ``results`` defaults to ``paths.results``, the
   published numbers come from ``paths.published`` (``conf/paths/default.yaml``).
 - ``all [results=DIR] [out=DIR]``: the dashboard, ``README.md`` + ``index.html`` (+ its figures
-  in ``dashboard/``) of the results folder (:mod:`repro.report.dashboard`); ``out`` defaults to
-  ``results``, which defaults to ``paths.results``.
+  in ``dashboard/``) of the results folder (:mod:`repro.report.dashboard.build`); ``out``
+  defaults to ``results``, which defaults to ``paths.results``.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def dashboard_main(args: list[str]) -> int:
     """``all [results=DIR] [out=DIR]``: write the dashboard; 1 on inconsistent inputs."""
     from repro.datasets.exit_codes import exit_code
     from repro.report.compare import parse_overrides
-    from repro.report.dashboard import generate_dashboard
-    from repro.report.dashboard_inputs import DashboardError
+    from repro.report.dashboard.build import generate_dashboard
+    from repro.report.dashboard.inputs import DashboardError
 
     def write() -> int:
         kv = parse_overrides(args)

@@ -32,7 +32,8 @@ aggregates is never read as one over the paper's data.
 Records are read from ``<results_dir>/<experiment_name>/`` (``results_dir`` = ``paths.results``
 of ``conf/paths/default.yaml`` unless given) and everything is written there (or into ``out_dir``).
 A report written into the default results folder then updates its row of the dashboard
-(``results/README.md``, ``results/index.html``: :func:`repro.report.dashboard.update_dashboard`);
+(``results/README.md``, ``results/index.html``:
+:func:`repro.report.dashboard.build.update_dashboard`);
 when the dashboard cannot be made (e.g. a results folder without its config), a warning says why.
 The published numbers come from ``paths.published`` (default: the copy shipped in the package); a
 ``paper:`` whose ``reported.csv`` is missing is an error, raised before anything is written.
@@ -188,8 +189,8 @@ def generate_report(
 
 def _refresh_dashboard(experiment: str, results) -> list[Path]:
     """The dashboard's rows of ``experiment`` recomputed; a warning when it cannot be made."""
-    from repro.report.dashboard import update_dashboard
-    from repro.report.dashboard_inputs import DashboardError
+    from repro.report.dashboard.build import update_dashboard
+    from repro.report.dashboard.inputs import DashboardError
 
     try:
         return update_dashboard(experiment, results)

@@ -9,12 +9,12 @@ from repro.config import compose
 from repro.evaluation.cells import (
     catalog_key,
     failure_path,
-    is_checkpoint,
     param_key,
     part_path,
     write_failure,
 )
 from repro.evaluation.protocols import Split
+from repro.evaluation.records import is_checkpoint
 from repro.evaluation.runner import make_cell
 
 

@@ -1,7 +1,7 @@
-"""``python -m repro.report all``: the results dashboard (repro.report.dashboard) on the committed
-results: one row per experiment config and per benchmark, counts checked against values computed
-here from the files, the consistency failures, links and figures (in Python, and in headless
-Chromium when installed), and the committed results/README.md + index.html up to date."""
+"""``python -m repro.report all``: the results dashboard (repro.report.dashboard.build) on the
+committed results: one row per experiment config and per benchmark, counts checked against values
+computed here from the files, the consistency failures, links and figures (in Python, and in
+headless Chromium when installed), and the committed results/README.md + index.html up to date."""
 
 import functools
 import json
@@ -17,17 +17,17 @@ import pytest
 from conftest import ROOT
 
 from repro.report.__main__ import main
-from repro.report.dashboard import collect, update_dashboard, write_dashboard
-from repro.report.dashboard_benchmarks import BENCHMARKS, benchmark_rows
-from repro.report.dashboard_claims import all_claims
-from repro.report.dashboard_html import render_html
-from repro.report.dashboard_inputs import (
+from repro.report.dashboard.benchmarks import BENCHMARKS, benchmark_rows
+from repro.report.dashboard.build import collect, update_dashboard, write_dashboard
+from repro.report.dashboard.claims import all_claims
+from repro.report.dashboard.html_page import render_html
+from repro.report.dashboard.inputs import (
     DashboardError,
     check_consistency,
     dashboard_configs,
     git_date,
 )
-from repro.report.dashboard_markdown import render_markdown
+from repro.report.dashboard.markdown_page import render_markdown
 
 RESULTS = ROOT / "results"
 CONF = ROOT / "conf" / "experiment"

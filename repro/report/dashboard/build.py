@@ -28,30 +28,30 @@ template out), where each column comes from:
 - claims: the claims of the papers (``<paths.published>/<paper>/claims.yaml``: the paper's words,
   its section, the experiment that decides it) with the verdict a rule computes from the records
   (:mod:`repro.report.claims`), on the row of that experiment: each claim counted once
-  (:mod:`.dashboard_claims`); ``python -m repro.report all`` writes them all to ``claims.csv``.
+  (:mod:`.claims`); ``python -m repro.report all`` writes them all to ``claims.csv``.
 - run date and code revision: the latest ``timestamp`` of the records and its ``git_revision``;
   without records, ``git log -1`` of the folder; without git, "unknown".
 - links: the experiment's ``REPRODUCTION.md`` and its figures (PNG, PDF) and tables (``.md``).
 - Bayesian comparisons (``report.bayesian: {reference, metric}``): the Bayesian signed-rank test
   of the reference against each other method over the data sets every method ran, rope
-  :data:`~repro.report.dashboard_bayesian.ROPE` (:func:`repro.stats.bayesian.compare_to_reference`),
+  :data:`~repro.report.dashboard.bayesian.ROPE` (:func:`repro.stats.bayesian.compare_to_reference`),
   and baycomp's simplex plot against the strongest competitor (the highest P(other better)).
 - benchmarks: one row per ``<results>/benchmarks/*.txt``, its headline ratio against its peer
-  read by the pattern of :data:`~repro.report.dashboard_benchmarks.BENCHMARKS` (the last match:
+  read by the pattern of :data:`~repro.report.dashboard.benchmarks.BENCHMARKS` (the last match:
   the latest run).
 
 Consistency: a config (on the dashboard) without a results folder, or a results folder that no
 config names (its ``experiment_name``, ``report.sources`` or a section's ``store``; except
-:data:`~repro.report.dashboard_inputs.NOT_EXPERIMENTS`), is a
-:class:`~repro.report.dashboard_inputs.DashboardError`. No wall-clock time is written: the
+:data:`~repro.report.dashboard.inputs.NOT_EXPERIMENTS`), is a
+:class:`~repro.report.dashboard.inputs.DashboardError`. No wall-clock time is written: the
 output changes only with its inputs. ``dashboard/rows.json`` keeps the rows, so that the report
 of one experiment updates its row alone (:func:`update_dashboard`).
 
-This module assembles the rows and writes the pages. Its parts: :mod:`.dashboard_inputs` (the
-configs, records, run dates, published values and the consistency check), :mod:`.dashboard_claims`,
-:mod:`.dashboard_bayesian`, :mod:`.dashboard_benchmarks`, and the two pages,
-:mod:`.dashboard_markdown` and :mod:`.dashboard_html`, over what they share,
-:mod:`.dashboard_cells`.
+This module assembles the rows and writes the pages. Its parts: :mod:`.inputs` (the
+configs, records, run dates, published values and the consistency check), :mod:`.claims`,
+:mod:`.bayesian`, :mod:`.benchmarks`, and the two pages,
+:mod:`.markdown_page` and :mod:`.html_page`, over what they share,
+:mod:`.cells`.
 """
 
 from __future__ import annotations
@@ -62,16 +62,16 @@ from pathlib import Path
 import numpy as np
 
 from repro.config import paths
-from repro.report.dashboard_bayesian import bayesian_comparison
-from repro.report.dashboard_benchmarks import benchmark_rows
-from repro.report.dashboard_claims import (
+from repro.report.dashboard.bayesian import bayesian_comparison
+from repro.report.dashboard.benchmarks import benchmark_rows
+from repro.report.dashboard.claims import (
     all_claims,
     experiment_claims,
     paper_claims_without_experiment,
     write_claims_csv,
 )
-from repro.report.dashboard_html import render_html
-from repro.report.dashboard_inputs import (
+from repro.report.dashboard.html_page import render_html
+from repro.report.dashboard.inputs import (
     FIGURES,
     PAPERS,
     check_consistency,
@@ -82,7 +82,7 @@ from repro.report.dashboard_inputs import (
     run_of,
     store_names,
 )
-from repro.report.dashboard_markdown import render_markdown
+from repro.report.dashboard.markdown_page import render_markdown
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
@@ -97,7 +97,7 @@ def experiment_row(
     claims=None,
 ) -> dict:
     """One dashboard row (JSON-able); ``figures``: the output folder of the simplex plots;
-    ``claims``: the claims table (:func:`~repro.report.dashboard_claims.all_claims`)."""
+    ``claims``: the claims table (:func:`~repro.report.dashboard.claims.all_claims`)."""
     report = cfg.get("report") or {}
     folder_name = cfg.get("experiment_name", name)
     folder = results_dir / folder_name

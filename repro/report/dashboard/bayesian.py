@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repro.report.dashboard_inputs import FIGURES, DashboardError
+from repro.report.dashboard.inputs import FIGURES, DashboardError
 
 #: region of practical equivalence of every Bayesian signed-rank test
 ROPE = 0.01

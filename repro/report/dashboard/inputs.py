@@ -1,4 +1,4 @@
-"""What the dashboard (:mod:`repro.report.dashboard`) reads of each experiment: the configs on
+"""What the dashboard (:mod:`repro.report.dashboard.build`) reads of each experiment: the configs on
 it, their agreement with the results folder, the records of an experiment and of its stores, the
 date and code revision of its run, and its published values against the records.
 """

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from repro.report.dashboard_inputs import DashboardError
+from repro.report.dashboard.inputs import DashboardError
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def benchmark_rows(results_dir) -> list[dict]:
         if headline is None:
             raise DashboardError(
                 f"no headline ratio known for benchmark {path.name}: add it to "
-                f"repro.report.dashboard_benchmarks.BENCHMARKS (known: {', '.join(BENCHMARKS)})"
+                f"repro.report.dashboard.benchmarks.BENCHMARKS (known: {', '.join(BENCHMARKS)})"
             )
         text = path.read_text()
         found = re.findall(headline.pattern, text, flags=re.MULTILINE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from repro.report.dashboard_inputs import PAPERS
+from repro.report.dashboard.inputs import PAPERS
 
 #: what the claims sections of both pages say first
 CLAIMS_NOTE = (
