@@ -111,8 +111,9 @@ class Variant:
             column = f"p_{name}"
             if column not in records:
                 return keep & False
-            keep &= records[column].map(lambda v, want=value: _same(v, want))
-        return keep
+            rows = keep[keep].index  # only the rows still kept: one call per row, not per record
+            keep.loc[rows] = records.loc[rows, column].map(lambda v, want=value: _same(v, want))
+        return keep.astype(bool)
 
 
 def _same(value, want) -> bool:
