@@ -112,8 +112,11 @@ class Variant:
             if column not in records:
                 return keep & False
             rows = keep[keep].index  # only the rows still kept: one call per row, not per record
-            keep.loc[rows] = records.loc[rows, column].map(lambda v, want=value: _same(v, want))
-        return keep.astype(bool)
+            if rows.empty:
+                break
+            same = records.loc[rows, column].map(lambda v, want=value: _same(v, want))
+            keep.loc[rows] = same.astype(bool).to_numpy()
+        return keep
 
 
 def _same(value, want) -> bool:
