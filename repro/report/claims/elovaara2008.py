@@ -63,7 +63,6 @@ NAMES = {
     "nb_mdlh": "MDLh", "nb_mdlg": "MDLg", "nb_shimazaki": "Shimazaki", "nb_ewb10": "EWB-10",
     "nb_gaussian": "Gaussian",
 }  # fmt: skip
-ORDER = ("holds", "partly", "does not hold")
 COLUMNS = ("method", "dataset", "repetition", "fold", "split", "metric", "value")
 
 

@@ -22,9 +22,7 @@ CLAIMS_CSV = "claims.csv"
 def all_claims(published_dir, results_dir, experiments=None) -> pd.DataFrame:
     """Every claim of every paper with its verdict (``experiments``: only the claims these
     experiments decide, and the claims without an experiment)."""
-    files = claim_files(published_dir)
-    table = claims_table(files, results_dir, experiments=experiments)
-    return table
+    return claims_table(claim_files(published_dir), results_dir, experiments=experiments)
 
 
 def experiment_claims(table: pd.DataFrame, name: str) -> list[dict]:
