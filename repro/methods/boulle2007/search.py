@@ -1,7 +1,7 @@
 """Searches over the variable weights of a weighted naive Bayes, on the score engine.
 
-- :func:`forward_greedy`: forward selection on a training criterion (accuracy or AUC; boulle2007
-  §2.3, SNB(ACC) and SNB(AUC));
+- :func:`forward_greedy` (:mod:`repro.methods.core.selection`, re-exported): forward selection on a
+  training criterion (accuracy or AUC; boulle2007 §2.3, SNB(ACC) and SNB(AUC));
 - :func:`ms_ffwbw`: Algorithm 1 of boulle2007 §3.5, multi-start fast forward / fast backward
   selection minimising criterion (4);
 - :func:`exhaustive_search`, :func:`exhaustive_criterion`: all 2^K subsets in Gray-code order,
@@ -24,14 +24,13 @@ from numba import njit, prange
 
 from repro.compilation import numba_threads
 from repro.methods.boulle2007.criteria import selection_prior_cost
-from repro.methods.core.criteria import multiclass_auc, softmax_nll, training_auc
+from repro.methods.core.criteria import multiclass_auc, softmax_nll
 from repro.methods.core.engine import (
     ScoreEngine,
-    accuracy_counts,
     add_column,
-    auc_candidates,
     mix_log_sum,
 )
+from repro.methods.core.selection import forward_greedy  # noqa: F401  (re-exported)
 
 #: cost improvements smaller than this (nats) are not improvements (guards against float noise)
 COST_TOLERANCE = 1e-9
@@ -257,57 +256,6 @@ def _state_credit(moves, n_candidates, state_total):
 # ---------------------------------------------------------------------------------------------
 # Searches
 # ---------------------------------------------------------------------------------------------
-def forward_greedy(
-    engine: ScoreEngine, criterion: str = "accuracy", stopping: str = "no_rise", tol: float = 1e-12
-) -> dict:
-    """Forward greedy selection on a training criterion (boulle2007 §2.3).
-
-    From the empty set, each step evaluates every candidate not yet selected and adds the one
-    with the highest criterion (ties: lowest index). ``stopping="no_decrease"`` continues as
-    long as the best criterion does not decrease (Langley & Sage 1994); ``"no_rise"`` stops as
-    soon as it no longer rises (Boullé 2006a). Criteria: "accuracy" (train ACC) or "auc"
-    (train multi-class AUC, :func:`training_auc`). O(K²·N·J) for ACC, O(K²·N log N·J) for AUC.
-
-    Returns a dict: ``selected`` (candidate indices, in order of addition) and ``trace`` (the
-    criterion after each step, the null model first).
-    """
-    if criterion not in ("accuracy", "auc"):
-        raise ValueError(f"criterion must be 'accuracy' or 'auc', got {criterion!r}")
-    if stopping not in ("no_rise", "no_decrease"):
-        raise ValueError(f"stopping must be 'no_rise' or 'no_decrease', got {stopping!r}")
-    d = engine.data
-    engine.reset()
-    n = d.n_instances
-
-    def evaluate(candidates):
-        if criterion == "accuracy":
-            return accuracy_counts(engine.S, d.codes, d.offsets, d.table, d.y, candidates) / n
-        return auc_candidates(engine.S, d.codes, d.offsets, d.table, d.y, candidates)
-
-    if criterion == "accuracy":
-        current = float(np.mean(np.argmax(engine.S, axis=1) == d.y))
-    else:
-        current = training_auc(d.y, engine.S)
-    selected: list[int] = []
-    trace = [current]
-    remaining = np.arange(d.n_candidates, dtype=np.int64)
-    while remaining.size:
-        values = evaluate(remaining)
-        t = int(np.argmax(values))
-        best = float(values[t])
-        if stopping == "no_rise" and not best > current + tol:
-            break
-        if stopping == "no_decrease" and best < current - tol:
-            break
-        i = int(remaining[t])
-        engine.apply(i, 1.0)
-        selected.append(i)
-        trace.append(best)
-        current = best
-        remaining = np.delete(remaining, t)
-    return {"selected": selected, "trace": trace}
-
-
 @dataclass
 class SearchLog:
     """The models evaluated by :func:`ms_ffwbw`, in a compact form (17 bytes per model).

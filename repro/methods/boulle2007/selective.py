@@ -34,11 +34,8 @@ from repro.methods.boulle2007.search import (
 )
 from repro.methods.core.checks import check_choice, check_int
 from repro.methods.core.engine import EncodedData, ScoreEngine
+from repro.methods.core.selection import STOPPING_RULES
 from repro.methods.plain.modl_nb import MODLNaiveBayes
-
-#: stopping rules of the forward greedy selection
-#: (:func:`repro.methods.boulle2007.search.forward_greedy`)
-STOPPING_RULES = ("no_rise", "no_decrease")
 
 
 class SelectiveNaiveBayes(MODLNaiveBayes):

@@ -7,6 +7,8 @@
 - :mod:`.encoding`: the tabular encoder (numeric and nominal columns to one float matrix,
   nominal values as category codes);
 - :mod:`.engine`: encoded data and the N×J score engine, with its numba kernels;
+- :mod:`.selection`: forward greedy selection on a training criterion (the SNBs of boulle2007
+  and vidaurre2012);
 - :mod:`.criteria`: criteria shared by several families (training NLL, multi-class AUC);
 - :mod:`.optimisers`: coordinate optimisers of the weights on an objective (the halving descent
   of Khiops' FNB, Algorithm 2 of hue2024).
