@@ -19,6 +19,11 @@ Arguments (``key=value``, Hydra-like): ``results`` (required), ``metric`` (requi
 ILF, BER, times, ...), ``out``, ``alpha`` (0.05), ``split`` (test), ``monotone`` (false),
 ``cap`` (true), ``methods`` (comma-separated subset).
 
+Several configurations of one method in the records (a sweep of a parameter, of seeds or of
+protocols) are never pooled: each is a column of its own, labelled as its result files are named
+(``nb_ef__n_bins=3``, ``snb_cma__seed=1``, ``nb__protocol=cv5``); ``methods=`` takes such a label,
+or a method id for all its configurations.
+
 ``test=bayesian`` (default ``test=frequentist``: the above) runs instead the Bayesian signed-rank
 test over data sets (Benavoli et al. 2017, JMLR 18(77); baycomp, :mod:`repro.stats.bayesian`) of
 one ``reference`` method (default: the first method) against every other: P(reference better),
@@ -46,19 +51,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
+from repro.stats.configurations import configuration_labels
 from repro.stats.posthoc import CORRECTIONS, pairwise_comparisons, posthoc
 from repro.stats.tests import average_ranks, friedman, metric_table
 
 __all__ = [
     "TESTS",
+    "by_configuration",
     "compare_bayesian",
     "compare_records",
     "main",
     "parse_overrides",
     "run_bayesian",
     "run_compare",
+    "select_methods",
 ]
 
 #: the values of ``test=``
@@ -94,13 +103,16 @@ _KEYS |= _FREQUENTIST_KEYS | _BAYESIAN_KEYS
 
 
 def _label(method: str) -> str:
-    """Display name of a method id (as the papers spell it), the id itself if unknown."""
+    """Display name of a method id (as the papers spell it), the id itself if unknown; a
+    configuration label ``id__k=v__...`` reads ``Name (k=v, ...)``."""
+    method_id, _, rest = str(method).partition("__")
     try:
         from repro.registry import display_name
 
-        return display_name(method)
+        name = display_name(method_id)
     except Exception:  # the statistics must not depend on the registry being importable
-        return method
+        name = method_id
+    return f"{name} ({rest.replace('__', ', ')})" if rest else name
 
 
 def parse_overrides(args: list[str]) -> dict[str, str]:
@@ -146,16 +158,38 @@ def friedman_line(fr: pd.Series) -> str:
     )
 
 
+def by_configuration(records: pd.DataFrame) -> pd.DataFrame:
+    """The records with ``method`` replaced by the label of each distinct configuration
+    (:func:`repro.stats.configurations.configuration_labels`): a sweep of a parameter, of seeds
+    or of protocols gives one column per configuration, never one pooled column."""
+    labels = configuration_labels(records)
+    if labels.equals(records["method"].astype(str)):
+        return records
+    return records.assign(method=labels)
+
+
+def select_methods(available: list[str], methods: list[str]) -> list[str]:
+    """The columns named by ``methods``: a configuration label, or a method id standing for all
+    its configurations; a ValueError naming the unknown ones and the valid choices."""
+    chosen, unknown = [], []
+    for name in methods:
+        found = [name] if name in available else [m for m in available if m.startswith(f"{name}__")]
+        chosen += [m for m in found if m not in chosen]
+        if not found:
+            unknown.append(name)
+    if unknown:
+        raise ValueError(f"methods {unknown} not in records; methods: {available}")
+    return chosen
+
+
 def complete_table(records, metric: str, split, methods=None) -> tuple[pd.DataFrame, list]:
     """The data sets × methods table of ``metric`` restricted to the data sets on which every
     method (of ``methods``, default all) has it, and the data sets left out; a ValueError
-    below 2 methods or 2 complete data sets."""
-    full = metric_table(records, metric, split)
+    below 2 methods or 2 complete data sets. Each configuration of a method is a column of its
+    own (:func:`by_configuration`)."""
+    full = metric_table(by_configuration(records), metric, split)
     if methods:
-        unknown = [m for m in methods if m not in full.columns]
-        if unknown:
-            raise ValueError(f"methods {unknown} not in records; methods: {list(full.columns)}")
-        full = full[list(methods)]
+        full = full[select_methods(list(full.columns), list(methods))]
     table = full.dropna(axis=0, how="any")
     left_out = sorted(set(full.index) - set(table.index))
     if table.shape[1] < 2:
@@ -283,8 +317,8 @@ def compare_records(
         title=f"{metric}: {correction} adjusted p, alpha = {alpha}",
     )
     png, pdf = out / f"{stem}_cd.png", out / f"{stem}_cd.pdf"
-    fig.savefig(png, bbox_inches="tight", dpi=150)
-    fig.savefig(pdf, bbox_inches="tight")
+    save_figure(fig, png, bbox_inches="tight", dpi=150)
+    save_figure(fig, pdf, bbox_inches="tight")
     plt.close(fig)
 
     if echo:
@@ -301,6 +335,7 @@ def compare_records(
 
 def _fold_scores(records: pd.DataFrame, metric: str, split: str | None, method: str, datasets):
     """Data sets × (repetition, fold) scores of one method, for the hierarchical test."""
+    records = by_configuration(records)
     sub = records[(records["metric"] == metric) & (records["method"] == method)]
     if split is not None:
         sub = sub[sub["split"] == split]
@@ -449,7 +484,7 @@ def compare_bayesian(
     for method, post in res["posteriors"].items():
         fig = post.plot_simplex((ref_label, _label(method)))
         png = out / f"{stem}_{_safe(reference)}_vs_{_safe(method)}.png"
-        fig.savefig(png, bbox_inches="tight", dpi=150)
+        save_figure(fig, png, bbox_inches="tight", dpi=150)
         plt.close(fig)
         figures.append(png)
         if len(figures) == 1:

@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from repro.stats.configurations import pooled_configurations
+
 __all__ = [
     "PairedTResult",
     "average_ranks",
@@ -75,9 +77,18 @@ def metric_table(records: pd.DataFrame, metric: str, split: str | None = "test")
     DataFrame
         Index ``dataset`` (sorted), columns ``method`` (in order of first appearance in the
         records), values the mean over all (repetition, fold) cells. A method absent on a data
-        set gives NaN.
+        set gives NaN. Records holding several configurations of one method (a parameter, seed
+        or protocol sweep; :mod:`repro.stats.configurations`) are a ValueError, never pooled.
     """
     sub = _check_records(records, metric, split)
+    pooled = pooled_configurations(sub)
+    if pooled:
+        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
+        raise ValueError(
+            f"the records hold several configurations of one method ({listing}); a table of "
+            "means would pool them. Select one configuration, or relabel each with "
+            "repro.stats.configurations.configuration_labels"
+        )
     methods = list(dict.fromkeys(sub["method"].tolist()))
     table = sub.groupby(["dataset", "method"], sort=True)["value"].mean().unstack("method")
     table = table.reindex(columns=methods)
@@ -164,6 +175,14 @@ def paired_t_wins_losses(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     sub = _check_records(records, metric, split)
+    pooled = pooled_configurations(sub)
+    if pooled:
+        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
+        raise ValueError(
+            f"the records hold several configurations of one method ({listing}); a table of "
+            "means would pool them. Select one configuration, or relabel each with "
+            "repro.stats.configurations.configuration_labels"
+        )
     methods = list(dict.fromkeys(sub["method"].tolist()))
     if reference not in methods:
         raise ValueError(f"reference method {reference!r} not in records; methods: {methods}")

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
 
 from repro.report.compare import compare_records, parse_overrides, run_compare
 
@@ -216,3 +217,50 @@ def test_report_reads_published_numbers_from_paths_published(tmp_path, capsys):
     assert "1 of 1 published numbers have a reproduced value" in text
     row = f"| snb_cma | waveform_noise+1000F2D | accuracy | 0.8500 | {acc.mean():.4f} | "
     assert row + f"{acc.mean() - 0.85:.4f} |" in text
+
+
+def _sweep(cwd: Path, *args: str):
+    proc = run_module("repro", "-m", *args, "progress=false", cwd=cwd, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_compare_keeps_a_parameter_sweep_and_a_seed_sweep_apart(tmp_path):
+    """Issue 27: ``method.n_bins=3,10`` and ``seed=0,1`` give one column per configuration,
+    each the mean of its own result files, never the mean of the variants."""
+    _sweep(tmp_path, "method=nb_ef", "method.n_bins=3,10", "dataset=iris,wine,pima")
+    _sweep(tmp_path, "method=nb_gaussian", "seed=0,1", "dataset=iris,wine,pima")
+    results = tmp_path / "results" / "default"
+    proc = run_module(
+        "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    adjusted = pd.read_csv(results / "compare_accuracy_bergmann.csv", index_col=0)
+    assert sorted(adjusted.index) == [
+        "nb_ef__n_bins=10",
+        "nb_ef__n_bins=3",
+        "nb_gaussian__seed=0",
+        "nb_gaussian__seed=1",
+    ]
+    for label in ("nb_ef__n_bins=3", "nb_gaussian__seed=1"):  # = their files' names
+        means = [
+            pd.read_parquet(results / d / f"{label}.parquet")
+            .query("split == 'test' and metric == 'accuracy'")["value"]
+            .mean()
+            for d in ("iris", "pima", "wine")
+        ]
+        row = next(line for line in proc.stdout.splitlines() if line.startswith(label + " "))
+        assert row.split()[-1] == f"{np.mean(means):.4f}"
+
+    one = run_module(
+        "repro.report", "compare", f"results={results}", "metric=accuracy",
+        "methods=nb_ef,nb_gaussian__seed=0", f"out={tmp_path / 'out'}", cwd=tmp_path,
+    )  # fmt: skip
+    assert one.returncode == 0, one.stderr
+    picked = pd.read_csv(tmp_path / "out" / "compare_accuracy_bergmann.csv", index_col=0)
+    assert sorted(picked.index) == ["nb_ef__n_bins=10", "nb_ef__n_bins=3", "nb_gaussian__seed=0"]
+    bad = run_module(
+        "repro.report", "compare", f"results={results}", "metric=accuracy", "methods=nb_eff",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "methods ['nb_eff'] not in records" in bad.stderr
+    assert "nb_ef__n_bins=3" in bad.stderr

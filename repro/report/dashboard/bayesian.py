@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from repro.report.dashboard.inputs import FIGURES, DashboardError
+from repro.report.figure_files import save_figure
 
 #: region of practical equivalence of every Bayesian signed-rank test
 ROPE = 0.01
@@ -58,7 +59,7 @@ def bayesian_comparison(cfg: dict, name: str, records, figures: Path | None) -> 
         )
         fig.suptitle(f"{name}: test {metric}, {len(table)} data sets, rope {ROPE}")
         (figures.parent / figure).parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(figures.parent / figure, dpi=80, bbox_inches="tight")
+        save_figure(fig, figures.parent / figure, dpi=80, bbox_inches="tight")
         plt.close(fig)
     return {
         "reference": reference,

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from repro.registry import display_name  # noqa: E402
+from repro.report.figure_files import save_figure  # noqa: E402
 from repro.stats.tests import metric_table  # noqa: E402
 
 
@@ -20,8 +21,8 @@ def save(fig, out_dir, name: str) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]
-    fig.savefig(paths[0], dpi=150, bbox_inches="tight")
-    fig.savefig(paths[1], bbox_inches="tight")
+    save_figure(fig, paths[0], dpi=150, bbox_inches="tight")
+    save_figure(fig, paths[1], bbox_inches="tight")
     plt.close(fig)
     return paths
 

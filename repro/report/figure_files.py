@@ -1,0 +1,26 @@
+"""Figure files that depend on the figure only: the same drawing gives byte-identical PNG and PDF.
+
+Matplotlib stamps a PDF with its creation date, so that every report run would rewrite committed
+PDFs that did not change. :func:`save_figure` writes without it (and without the software
+version, so that a matplotlib upgrade alone does not rewrite a file either).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: metadata keys written as None are left out of the file, by format
+_NO_METADATA = {
+    "pdf": {"CreationDate": None, "Producer": None, "Creator": None},
+    "png": {"Software": None},
+}
+
+
+def save_figure(fig, path, **kwargs) -> Path:
+    """``fig.savefig(path, **kwargs)`` without time stamps or version strings in the file."""
+    path = Path(path)
+    metadata = _NO_METADATA.get(path.suffix.lstrip(".").lower())
+    if metadata is not None:
+        kwargs["metadata"] = {**metadata, **kwargs.get("metadata", {})}
+    fig.savefig(path, **kwargs)
+    return path
