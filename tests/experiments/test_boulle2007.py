@@ -187,6 +187,12 @@ def test_challenge_study_tiny(tmp_path):
     md = (tmp_path / "out" / "table5.md").read_text()
     assert "| Overall |" in md and "waveform_noise_0vsrest" in md and "0.1723" in md
     assert (tmp_path / "out" / "table5.tex").read_text().count(r"\begin{tabular}") == 2
+    # a stand-in run, said plainly: which set stands for what, nothing compared (5 sets x 4)
+    report = (tmp_path / "out" / "REPRODUCTION.md").read_text()
+    assert "Stand-in run: no value here is compared with the paper." in report
+    assert "`madelon_like`: Madelon's design" in report and "ada, gina, hiva, nova, sylva" in report
+    assert "0 of 24 published numbers compared (24 on stand-ins, not compared)" in report
+    assert md.count("Stand-in run") == 1
 
 
 def test_table4_study_tiny(tmp_path):
