@@ -307,19 +307,34 @@ class MarginalWekaGaussian:
         return np.where(np.isnan(x), 0.0, out)
 
 
+#: what a per-class histogram density gives a value outside the class's range: "column", one
+#: Laplace pseudo-count spread over the column's training range (all classes); "tail", spread over
+#: the class's own histogram; "edge", the nearest edge bin's density
+OUT_OF_RANGE = ("column", "tail", "edge")
+
+
 class EqualWidthDensityModel(VariableModel):
     """EWB-10 of elovaara2008 §4: per-class histogram density with equal-width bins.
 
     For class j, ``n_bins`` equal-width bins span [min, max] of the class-j training values;
-    Laplace masses (n_b + 1)/(n_j + n_bins), density = mass / width. Values outside the range clip
-    to the edge bin; a value on an edge goes to the bin the edge opens (``equal_width_bins`` of
-    :mod:`repro.preprocessing.binning`). A class whose values are all equal gets the width
-    (max − min)/n_bins of the whole column (or 1 when the column is constant) so that its
-    density stays finite.
+    Laplace masses (n_b + 1)/(n_j + n_bins), density = mass / width; a value on an edge goes to
+    the bin the edge opens (``equal_width_bins`` of :mod:`repro.preprocessing.binning`). A class
+    whose values are all equal gets the width (max − min)/n_bins of the whole column (or 1 when
+    the column is constant) so that its density stays finite.
+
+    ``out_of_range``, for a value outside the class's bins [low, low + n_bins · width]:
+    "column" (default): the value falls in an empty bin, one Laplace pseudo-count spread over the
+    column's training range (all classes), 1/((n_j + n_bins) · (max − min)): never zero, never
+    above the density of a bin inside, and not larger for a class whose own range is narrow;
+    "tail": the pseudo-count spread over the class's own bins, 1/((n_j + n_bins) · n_bins ·
+    width); "edge": the density of the nearest edge bin (SPEC §3.5's literal rule), which can
+    give a value beyond a class's range that class's highest density. A class without values
+    keeps its uniform density everywhere.
     """
 
-    def __init__(self, n_bins: int = 10):
+    def __init__(self, n_bins: int = 10, out_of_range: str = "column"):
         self.n_bins = n_bins
+        self.out_of_range = out_of_range
 
     def fit(self, x, y, n_classes):
         observed = ~np.isnan(x)
@@ -329,6 +344,8 @@ class EqualWidthDensityModel(VariableModel):
         self.low_ = np.zeros(n_classes)
         self.width_ = np.full(n_classes, fallback)
         self.log_density_ = np.zeros((n_classes, self.n_bins))
+        self.range_ = np.tile([-np.inf, np.inf], (n_classes, 1))  # a class without values: none
+        self.log_tail_ = np.zeros(n_classes)
         for j in range(n_classes):
             v = xo[yo == j]
             if v.size:
@@ -336,9 +353,14 @@ class EqualWidthDensityModel(VariableModel):
                 width = (edges[-1] - edges[0]) / self.n_bins
                 self.low_[j] = edges[0]
                 self.width_[j] = width if width > 0 else fallback
+                high = edges[-1] if width > 0 else edges[0] + self.n_bins * fallback
+                self.range_[j] = edges[0], high
             counts = self._counts(v, j)
             mass = (counts + 1.0) / (v.size + self.n_bins)
             self.log_density_[j] = np.log(mass) - np.log(self.width_[j])
+            length = span if self.out_of_range == "column" and span > 0 else None
+            length = length or self.n_bins * self.width_[j]
+            self.log_tail_[j] = -np.log(v.size + self.n_bins) - np.log(length)
         self.informative_ = span > 0
         return self
 
@@ -352,8 +374,12 @@ class EqualWidthDensityModel(VariableModel):
         n_classes = self.low_.size
         ll = np.zeros((x.size, n_classes))
         observed = ~np.isnan(x)
+        xo = x[observed]
         for j in range(n_classes):
-            ll[observed, j] = self.log_density_[j, self._bins(x[observed], j)]
+            col = self.log_density_[j, self._bins(xo, j)]
+            if self.out_of_range != "edge":
+                col[(xo < self.range_[j, 0]) | (xo > self.range_[j, 1])] = self.log_tail_[j]
+            ll[observed, j] = col
         return ll
 
 

@@ -30,7 +30,7 @@ def test_mdlh_density_is_the_laplace_smoothed_mdl_histogram():
     model = MDLHistogramNaiveBayes().fit(x[:, None], y)
     var = model.variables_[0]
     for j in (0, 1):
-        hist = mdl_histogram(x[y == j])
+        hist = mdl_histogram(x[y == j], None, True)  # the default reading: with the cut-set code
         np.testing.assert_allclose(var.edges_[j], hist.edges)
         mass = (hist.counts + 1) / (hist.counts.sum() + hist.n_bins)
         np.testing.assert_allclose(np.exp(var.log_density_[j]) * np.diff(hist.edges), mass)
@@ -49,7 +49,7 @@ def test_mdlg_is_a_laplace_nb_on_the_global_histogram_bins():
     x = np.r_[np.zeros(20), np.ones(20), np.full(20, 5.0)]
     y = np.r_[np.zeros(25), np.ones(35)].astype(int)
     model = MDLDiscretizedNaiveBayes().fit(x[:, None], y)
-    cuts = mdl_histogram(x).edges[1:-1]
+    cuts = mdl_histogram(x, None, True).edges[1:-1]
     np.testing.assert_allclose(model.variables_[0].partition.cuts_, cuts)
     bins = np.searchsorted(cuts, x, side="right")
     n_bins = cuts.size + 1
@@ -179,3 +179,19 @@ def test_non_numeric_strings_name_the_column():
     X = pd.DataFrame({"age": ["1", "2", "x?", "4"], "b": [1.0, 2, 3, 4]})
     with pytest.raises(ValueError, match="Non-numeric values in numeric column 'age'"):
         MDLHistogramNaiveBayes(categorical_features=[]).fit(X, [0, 1, 0, 1])
+
+
+def test_cut_set_code_is_the_default_reading():
+    # full-precision data: eqs. 14–15 alone choose the finest histogram (2V − 1 bins); with the
+    # cut-set code log binom(E, K − 1) the per-class histograms of 200 normal values are coarse
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    y = np.r_[np.zeros(100), np.ones(100)].astype(int)
+    assert make_method("nb_mdlh").cut_set_code is True
+    assert make_method("nb_mdlg").cut_set_code is True
+    with_code = make_method("nb_mdlh").fit(x[:, None], y).variables_[0]
+    without = make_method("nb_mdlh", cut_set_code=False).fit(x[:, None], y).variables_[0]
+    for j in (0, 1):
+        assert without.edges_[j].size - 1 == 2 * 100 - 1
+        np.testing.assert_allclose(with_code.edges_[j], mdl_histogram(x[y == j], None, True).edges)
+        assert with_code.edges_[j].size - 1 < 20

@@ -82,7 +82,12 @@ def test_ewb10_density_by_hand():
     # every bin of each class holds one value: mass (1+1)/(10+10), width 0.9
     ll = model.variables_[0].log_likelihood(np.array([4.5, 200.0]))
     assert ll[0, 0] == pytest.approx(np.log(0.1 / 0.9))
-    assert ll[1, 1] == pytest.approx(np.log(0.1 / 0.9))  # out of range: clipped to the edge bin
+    # out of range (the default "column" rule): one pseudo-count over the column's range 109
+    assert ll[1, 1] == pytest.approx(-np.log(20 * 109.0))
+    edge = EqualWidthNaiveBayes(out_of_range="edge").fit(X, y)  # the earlier rule: the edge bin
+    assert edge.variables_[0].log_likelihood(np.array([200.0]))[0, 1] == pytest.approx(
+        np.log(0.1 / 0.9)
+    )
 
 
 def _mixed_frame(n=60, seed=0):
@@ -137,9 +142,9 @@ def test_lr_matches_liblinear_on_standardised_data():
 def test_two_instances_per_class_and_single_informative_variable():
     X = np.array([[0.0, 5.0], [0.1, 5.0], [1.0, 5.0], [1.1, 5.0]])
     y = np.array([0, 0, 1, 1])
-    # (nb_ewb10 is left out: a value outside a class's range is clipped to that class's edge bin,
-    # so with one 0.1-wide range per class both densities are equal and the data are not separated)
-    for method in ["nb_gaussian", "nb_ef", "nb_laplace", "lr", "svm"]:
+    # (nb_ewb10 with out_of_range="edge" would not separate them: a value outside a class's range
+    # clipped to that class's edge bin gets the same density in both classes)
+    for method in ["nb_gaussian", "nb_ef", "nb_ewb10", "nb_laplace", "lr", "svm"]:
         model = make_method(method).fit(X, y)
         assert (model.predict(X) == y).all(), method
 

@@ -24,7 +24,7 @@ from repro.preprocessing.histograms import (
     NumericCodes,
 )
 from repro.preprocessing.tables import laplace_log_table
-from repro.preprocessing.variables import PartitionModel, laplace_category_model
+from repro.preprocessing.variables import OUT_OF_RANGE, PartitionModel, laplace_category_model
 
 
 def _laplace(counts, n_total, alpha=1.0):
@@ -75,9 +75,12 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
         probability per category. An unseen category carries no information.
     max_bins : int ≥ 1 or None, default None
         Largest number of bins (None: no limit; the optimum is exact either way).
-    cut_set_code : bool, default False
-        Add Kontkanen & Myllymäki's cut-set code log binom(E, K−1) to the criterion (not in
-        elovaara2008's eqs. 14–15, hence off).
+    cut_set_code : bool, default True
+        Add Kontkanen & Myllymäki's (2007) cut-set code log binom(E, K−1), the description of
+        which K − 1 of the E candidate cut points of eq. 11's grid are used, to the criterion of
+        eqs. 14–15 (the paper defers to that reference for the criterion). False: eqs. 14–15
+        alone, the earlier reading, under which ε = half the smallest gap (eq. 16) makes the
+        finest histogram win on data at full float precision.
     categorical_features : "auto" or mask/indices/names
 
     Examples
@@ -89,7 +92,7 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
     """
 
     def __init__(
-        self, nominal="numeric", max_bins=None, cut_set_code=False, categorical_features="auto"
+        self, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
     ):
         super().__init__(nominal, max_bins, categorical_features)
         self.cut_set_code = cut_set_code
@@ -126,7 +129,7 @@ class ShimazakiNaiveBayes(_HistogramNaiveBayes):
     """Shimazaki classifier of elovaara2008 §4.2: per-class equal-width histograms whose number
     of bins N minimises Shimazaki & Shinomoto's cost C(δ) = (2θ̄ − v)/δ²
     (:func:`repro.preprocessing.histograms.shimazaki_bins`), Laplace masses, density =
-    mass / width; out-of-range values take the edge bin's density (as EWB-10, SPEC §3.5).
+    mass / width.
 
     Parameters
     ----------
@@ -134,15 +137,26 @@ class ShimazakiNaiveBayes(_HistogramNaiveBayes):
         As :class:`MDLHistogramNaiveBayes`.
     max_bins : int ≥ 1, default 200
         Largest N tried (N is also at most n and no finer than the smallest gap between values).
+    out_of_range : {"column", "tail", "edge"}, default "column"
+        A value outside a class's histogram: "column", an empty bin's density, one Laplace
+        pseudo-count spread over the column's training range (all classes); "tail", spread over
+        the class's own histogram (as MDLh); "edge", the density of the nearest edge bin (the
+        earlier rule). With "tail" or "edge", a class with a narrow range (autos' 3 cars of
+        symboling −2, one bin each) gets a high density far outside it and wins almost every
+        prediction.
     categorical_features : "auto" or mask/indices/names
     """
 
-    def __init__(self, nominal="numeric", max_bins=200, categorical_features="auto"):
+    def __init__(
+        self, nominal="numeric", max_bins=200, out_of_range="column", categorical_features="auto"
+    ):
         super().__init__(nominal, max_bins, categorical_features)
+        self.out_of_range = out_of_range
 
     def _check_params(self):
         check_choice("nominal", self.nominal, NOMINALS)
         check_int("max_bins", self.max_bins, 1)
+        check_choice("out_of_range", self.out_of_range, OUT_OF_RANGE)
 
     def _numeric_model(self):
-        return HistogramDensityModel("shimazaki", self.max_bins, out_of_range="edge")
+        return HistogramDensityModel("shimazaki", self.max_bins, out_of_range=self.out_of_range)

@@ -39,9 +39,12 @@ class HistogramDensityModel(VariableModel):
     "edge": the density of the nearest edge bin (SPEC §3.5's rule for EWB-10, whose edge bins
     are a tenth of the range); "tail": the value falls in an empty bin, one Laplace pseudo-count
     spread over the histogram's length, 1/((n_j + K_j)(e_K − e_0)), never zero and never above the
-    density of a bin inside. An MDL histogram's edge bin is often one ε-wide cell around the
+    density of a bin inside; "column": the pseudo-count spread over the column's training range
+    (all classes), 1/((n_j + K_j)(max − min)), so that a class whose own range is narrow does not
+    get a high density far from it (Shimazaki's default; autos' class of 3 cars otherwise wins
+    almost every prediction). An MDL histogram's edge bin is often one ε-wide cell around the
     extreme value (ε = half the smallest gap), so "edge" would give values beyond the range the
-    highest density of all: "tail" is the rule for MDLh.
+    highest density of all: "tail" is the rule of MDLh.
     """
 
     def __init__(
@@ -79,7 +82,10 @@ class HistogramDensityModel(VariableModel):
             mass = (counts + 1.0) / (v.size + k)
             self.edges_.append(edges)
             self.log_density_.append(np.log(mass) - np.log(np.diff(edges)))
-            self.log_tail_[j] = -np.log(v.size + k) - np.log(edges[-1] - edges[0])
+            length = edges[-1] - edges[0]
+            if self.out_of_range == "column" and distinct.size > 1:
+                length = distinct[-1] - distinct[0]
+            self.log_tail_[j] = -np.log(v.size + k) - np.log(length)
         self.informative_ = distinct.size > 1
         return self
 
@@ -102,7 +108,7 @@ class HistogramDensityModel(VariableModel):
         xo = x[observed]
         for j, (edges, logd) in enumerate(zip(self.edges_, self.log_density_)):
             col = logd[self._bins(xo, edges)]
-            if self.out_of_range == "tail":
+            if self.out_of_range != "edge":
                 col[(xo < edges[0]) | (xo > edges[-1])] = self.log_tail_[j]
             ll[observed, j] = col
         return ll
