@@ -19,6 +19,7 @@ from scipy import stats
 from repro.datasets import get_entry, load_dataset
 from repro.datasets.generators import GENERATORS
 from repro.datasets.vidaurre import (
+    SD,
     TOY_CPTS,
     VIDAURRE_CATALOG,
     _copy_neighbours,
@@ -278,14 +279,15 @@ def test_dr_noise_are_09_copies_of_one_relevant_predictor():
 
 
 def test_ci_groups_and_gaussian_parameters():
-    """CI: within-class sd 0.75 for every column; class means of relevant columns in (−2, 2);
-    noise columns have one mean for all classes (one-way ANOVA p > 1e-4), relevant ones not."""
+    """CI: within-class sd ``SD`` (calibrated, module docstring) for every column; class means
+    of relevant columns in (−2, 2); noise columns have one mean for all classes (one-way ANOVA
+    p > 1e-4), relevant ones not."""
     X, y = scenario_ci(n_samples=BIG, seed=3)
     A = X.to_numpy()
     for k in range(20):
         groups = [A[y == j, k] for j in range(3)]
-        for g in groups:  # partial columns copy draws of the same class distribution: 0.75 too
-            assert abs(g.std() - 0.75) < 0.02, (X.columns[k], g.std())
+        for g in groups:  # partial columns copy draws of the same class distribution: SD too
+            assert abs(g.std() - SD) < 0.02, (X.columns[k], g.std())
         p = stats.f_oneway(*groups).pvalue
         if k >= 10:
             assert p > 1e-4, X.columns[k]
@@ -337,10 +339,36 @@ def test_adjacent_neighbours_copy_v1_and_v3():
     assert np.mean(c[:, 9] == c[:, 10]) > 0.45  # partial7 and noise1
 
 
+def test_partial_group_parameters_default_to_the_relevant_ones():
+    """V2's own Dirichlet peak / mean range: None (default) draws V2 like V1 ("similarly
+    generated", §7.1), the same data as passing V1's value; another value changes only V2's
+    parameters in the continuous world (same labels, V1 and V3)."""
+    for f, key, same in (
+        (scenario_di, "partial_peak", 3.5),
+        (scenario_ci, "partial_mean_range", 2.0),
+    ):
+        X0, y0 = f(seed=4, n_samples=500)
+        X1, y1 = f(seed=4, n_samples=500, **{key: same})
+        pd.testing.assert_frame_equal(X0, X1)
+        np.testing.assert_array_equal(y0, y1)
+    X0, y0 = scenario_ci(seed=4, n_samples=500)
+    X2, y2 = scenario_ci(seed=4, n_samples=500, partial_mean_range=0.0)
+    np.testing.assert_array_equal(y0, y2)
+    cols = scenario_columns()
+    keep = cols["relevant"] + cols["noise"]
+    pd.testing.assert_frame_equal(X0[keep], X2[keep])
+    # mean range 0: V2 carries no class information (one mean for all classes)
+    A, BIGY = scenario_ci(seed=5, n_samples=BIG, partial_mean_range=0.0)
+    for name in cols["partial"]:
+        assert stats.f_oneway(*[A[name].to_numpy()[BIGY == j] for j in range(3)]).pvalue > 1e-4
+
+
 @pytest.mark.parametrize(
     ("name", "params", "match"),
     [
         ("DI", {"dirichlet_peak": 0}, "DI.*dirichlet_peak"),
+        ("DR", {"partial_peak": -1.0}, "DR.*partial_peak"),
+        ("CI", {"partial_mean_range": -1.0}, "CI.*partial_mean_range"),
         ("DR", {"copy_prob": 1.5}, r"DR.*copy_prob must be a number in \[0.0, 1.0\]"),
         ("DI", {"neighbours": "left"}, r"DI.*neighbours must be one of \['within', 'adjacent'\]"),
         ("CR", {"noise_source": "all"}, "CR.*noise_source"),

@@ -23,6 +23,7 @@ from repro.report.figures.vidaurre2012_common import (  # noqa: E402
     COMPARED,
     PAPER,
     artefacts_of,
+    claims_section,
     require_column,
     sizes,
     write_figure,
@@ -103,11 +104,11 @@ def fig5(records, out_dir, report_cfg) -> list[Path]:
     fig.suptitle(f"{PAPER} Fig. 5 (compared): others at fsNB's state after {step} iteration(s)"
                  f" — {sizes(records)}", fontsize=9)  # fmt: skip
     text = fig5_text(records, table, fig5_stats(records, epsilon, lookahead), epsilon,
-                     lookahead, step)  # fmt: skip
+                     lookahead, step, report_cfg)  # fmt: skip
     return write_figure(out_dir, "fig5", text, table, fig)
 
 
-def fig5_text(records, table, st, epsilon, lookahead, step) -> str:
+def fig5_text(records, table, st, epsilon, lookahead, step, report_cfg=None) -> str:
     tr = st["train"]
     n = len(tr["relevant"]["start"])
     d_eps = {r: tr[r]["start"] - tr[r]["eps"] for r in tr}
@@ -144,22 +145,20 @@ def fig5_text(records, table, st, epsilon, lookahead, step) -> str:
         f"{mean_irr.sort_values('alpha')['mean'].iloc[0]:.4f} to "
         f"{mean_irr.sort_values('alpha')['mean'].iloc[-1]:.4f} at α = 1.",
         "",
-        "## Claims checked (training error, the criterion of Algorithm 1; over the repetitions)",
+        "## The training error along α (ours; the criterion of Algorithm 1)",
         "",
-        f"1. A small increment ε alone often cannot separate the relevant predictor from the "
-        f"irrelevant one: **{'for' if eps_picks < n else 'against'}** — at α = ε the relevant "
-        f"predictor lowers the training error more than the irrelevant one in {eps_picks}/{n} "
-        f"repetitions (equal in {eps_ties}); mean decrease {d_eps['relevant'].mean():.4f} vs "
-        f"{d_eps['irrelevant'].mean():.4f}.",
-        f"2. Looking ahead up to vε = {lookahead:g} separates them: "
-        f"**{'for' if look_picks > eps_picks else 'not shown'}** — the best decrease within "
-        f"α ≤ {lookahead:g} is larger for the relevant predictor in {look_picks}/{n} repetitions "
-        f"(mean {d_look['relevant'].mean():.4f} vs {d_look['irrelevant'].mean():.4f}).",
-        f"3. The complete update (α = 1) can be worse than an intermediate α: "
-        f"**{'for' if full_worse['train'] > 0 else 'against'}** — for the relevant predictor the "
-        f"error at α = 1 exceeds the minimum over 0 < α < 1 in {full_worse['train']}/{n} "
-        f"repetitions on the training data (mean excess {gap['train']:.4f}) and "
-        f"{full_worse['test']}/{n} on the test data (mean excess {gap['test']:.4f}).",
+        f"- At α = ε the relevant predictor lowers the training error more than the irrelevant "
+        f"one in {eps_picks}/{n} repetitions (equal in {eps_ties}); mean decrease "
+        f"{d_eps['relevant'].mean():.4f} vs {d_eps['irrelevant'].mean():.4f}.",
+        f"- The best decrease within α ≤ vε = {lookahead:g} is larger for the relevant predictor "
+        f"in {look_picks}/{n} repetitions (mean {d_look['relevant'].mean():.4f} vs "
+        f"{d_look['irrelevant'].mean():.4f}).",
+        f"- For the relevant predictor the error at α = 1 exceeds the minimum over 0 < α < 1 in "
+        f"{full_worse['train']}/{n} repetitions on the training data (mean excess "
+        f"{gap['train']:.4f}) and {full_worse['test']}/{n} on the test data (mean excess "
+        f"{gap['test']:.4f}).",
+        "",
+        *claims_section("vidaurre2012_fig5", report_cfg),
     ]
     return "\n".join(lines)
 
@@ -206,10 +205,10 @@ def fig6(records, out_dir, report_cfg) -> list[Path]:
         ax.grid(alpha=0.3)
     fig.suptitle(f"{PAPER} Fig. 6 (compared): fsNB path, repetition 0 — {sizes(records)}",
                  fontsize=9)  # fmt: skip
-    return write_figure(out_dir, "fig6", fig6_text(records, trace, rep0), trace, fig)
+    return write_figure(out_dir, "fig6", fig6_text(records, trace, rep0, report_cfg), trace, fig)
 
 
-def fig6_text(records, trace, rep0) -> str:
+def fig6_text(records, trace, rep0, report_cfg=None) -> str:
     summary = records[records["split"].isin(["test", "model"])]
     wide = summary.pivot_table(index="repetition", columns="metric", values="value")
     n_test = int(summary["n_test"].iloc[0])
@@ -254,17 +253,17 @@ def fig6_text(records, trace, rep0) -> str:
         )
         + f"; Bayes error of X1..X3 {toy_bayes_error():.4f}.",
         "",
-        "## Claims checked",
+        "## AIC against the test error along the path (ours)",
         "",
-        f"1. The best model is nearly the same for the test data as for AIC: "
-        f"**{'for' if near >= n / 2 else 'against'}** — the AIC-selected model's test error "
-        f"exceeds the path's minimum by {excess.mean():.4f} on average (median "
-        f"{excess.median():.4f}), within one binomial standard error of the test error "
-        f"(≈ {se.mean():.4f}) in {near}/{n} repetitions; the two steps differ by "
+        f"- The AIC-selected model's test error exceeds the path's minimum by {excess.mean():.4f} "
+        f"on average (median {excess.median():.4f}), within one binomial standard error of the "
+        f"test error (≈ {se.mean():.4f}) in {near}/{n} repetitions; the two steps differ by "
         f"{steps.median():.0f} (median; mean {steps.mean():.1f}) steps. Repetition 0: steps "
         f"{int(r0['aic_step'])} (AIC) and {int(r0['test_min_step'])} (test), test errors "
         f"{err_aic0:.4f} and {r0['path_min_error']:.4f}.",
-        f"2. AIC = Q + 2d/N, d = #{{α_i > 0}} (§6, eq. 14), recomputed from the trace's Q, d "
+        f"- AIC = Q + 2d/N, d = #{{α_i > 0}} (§6, eq. 14), recomputed from the trace's Q, d "
         f"and N: largest deviation {dev:.2g}.",
+        "",
+        *claims_section("vidaurre2012_fig6", report_cfg),
     ]
     return "\n".join(lines)

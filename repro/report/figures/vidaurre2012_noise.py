@@ -28,12 +28,12 @@ from repro.datasets.vidaurre import (  # noqa: E402
 from repro.report.figures.vidaurre2012_common import (  # noqa: E402
     COMPARED,
     PAPER,
+    claims_section,
     format_test,
     paired_test,
     require_column,
     sizes,
     values_of,
-    verdict,
     write_figure,
 )
 from repro.report.tables import to_markdown  # noqa: E402
@@ -103,10 +103,11 @@ def fig1(records, out_dir, report_cfg) -> list[Path]:
             "redundant": toy_nb_copies_error(n_noise),
         }  # fmt: skip
     )
-    return write_figure(out_dir, "fig1", fig1_text(records, table, wide, n_noise), table, fig)
+    text = fig1_text(records, table, wide, n_noise, report_cfg)
+    return write_figure(out_dir, "fig1", text, table, fig)
 
 
-def fig1_text(records, table, wide, n_noise) -> str:
+def fig1_text(records, table, wide, n_noise, report_cfg=None) -> str:
     labels = _fig1_labels(n_noise)
     shown = table.assign(world=table["world"].map(labels)).set_index("world")
     lines = [
@@ -137,21 +138,12 @@ def fig1_text(records, table, wide, n_noise) -> str:
         f"without irrelevant predictors); NB counting X1 {n_noise + 1} times on infinite data = "
         f"{toy_nb_copies_error(n_noise):.4f}; X1 alone = 23/45 = {toy_x1_error():.4f}.",
         "",
-        "## Claims checked",
+        "## Paired differences of NB's test error (ours)",
         "",
     ]
-    claims = []
-    if {"base", "irrelevant"} <= set(wide.columns):
-        t = paired_test(wide["irrelevant"], wide["base"])
-        claims.append(("Irrelevant predictors decrease accuracy (NB +irr > NB)", t))
-    if {"base", "redundant"} <= set(wide.columns):
-        t = paired_test(wide["redundant"], wide["base"])
-        claims.append(("Redundant predictors decrease accuracy (NB +red > NB)", t))
-    if {"irrelevant", "redundant"} <= set(wide.columns):
-        t = paired_test(wide["redundant"], wide["irrelevant"])
-        claims.append(("Especially the redundant ones (NB +red > NB +irr)", t))
-    for k, (claim, t) in enumerate(claims, 1):
-        lines.append(f"{k}. {claim}: **{verdict(t)}** — {format_test(t)}.")
+    for a, b in (("irrelevant", "base"), ("redundant", "base"), ("redundant", "irrelevant")):
+        if {a, b} <= set(wide.columns):
+            lines.append(f"- {a} − {b}: {format_test(paired_test(wide[a], wide[b]))}.")
     if "irrelevant" in set(table["world"]):
         irr = table.set_index("world").loc["irrelevant"]
         base = table.set_index("world").loc["base"] if "base" in set(table["world"]) else None
@@ -177,6 +169,7 @@ def fig1_text(records, table, wide, n_noise) -> str:
             f"estimation noise of X1's table is counted {n_noise + 1} times, and that costs "
             "more."
         )
+    lines += ["", *claims_section("vidaurre2012_fig1", report_cfg)]
     return "\n".join(lines)
 
 
@@ -226,7 +219,7 @@ def fig2(records, out_dir, report_cfg) -> list[Path]:
             if r == 0 and c == 0:
                 ax.legend(fontsize=7)
     fig.suptitle(f"{PAPER} Fig. 2 (compared) — {sizes(records)}", fontsize=9)
-    return write_figure(out_dir, "fig2", fig2_text(records, table), table, fig)
+    return write_figure(out_dir, "fig2", fig2_text(records, table, report_cfg), table, fig)
 
 
 def _at(table, world, k, metric, col="mean") -> float:
@@ -236,7 +229,7 @@ def _at(table, world, k, metric, col="mean") -> float:
     return float(s[col].iloc[0]) if len(s) else np.nan
 
 
-def fig2_text(records, table) -> str:
+def fig2_text(records, table, report_cfg=None) -> str:
     k_max = int(table["n_predictors"].max())
     rows = []
     for world in sorted(set(table["world"])):
@@ -271,68 +264,34 @@ def fig2_text(records, table) -> str:
         "",
         to_markdown(numbers.set_index("world"), digits=4, index_title="world").rstrip(),
         "",
-        "## Claims checked (on the mean over repetitions)",
+        "## Changes from k = 3 to k = " + str(k_max) + " (ours, mean over repetitions)",
         "",
     ]
-    claims = []
+    numbers = []
     if "redundant" in set(table["world"]):
-        d0 = _at(table, "redundant", k_max, "error_class0") - _at(
-            table, "redundant", 3, "error_class0"
-        )
-        d12 = [
+        d = [
             _at(table, "redundant", k_max, f"error_class{j}")
             - _at(table, "redundant", 3, f"error_class{j}")
-            for j in (1, 2)
+            for j in range(3)
         ]
-        claims.append(
-            (
-                "Redundant copies of X1 decrease the error of X1's class (class 0)",
-                "for" if d0 < 0 else "against",
-                f"class 0: {d0:+.4f} from k = 3 to k = {k_max}",
-            )
-        )
         e12 = [_at(table, "redundant", k_max, f"error_class{j}") for j in (1, 2)]
-        claims.append(
-            (
-                "…but classes 1 and 2 are no longer distinguishable (their errors rise)",
-                "for" if min(d12) > 0 else "against",
-                f"class 1: {d12[0]:+.4f}, class 2: {d12[1]:+.4f}; at k = {k_max} their errors "
-                f"are {e12[0]:.3f} and {e12[1]:.3f}",
-            )
+        numbers.append(
+            f"Redundant world, per-class error change: class 0 (X1's class) {d[0]:+.4f}, "
+            f"class 1 {d[1]:+.4f}, class 2 {d[2]:+.4f}; at k = {k_max} the errors of classes 1 "
+            f"and 2 are {e12[0]:.3f} and {e12[1]:.3f}"
         )
     if {"irrelevant", "redundant"} <= set(table["world"]):
-        inc = {
-            w: _at(table, w, k_max, "error") - _at(table, w, 3, "error")
-            for w in ("irrelevant", "redundant")
-        }
-        claims.append(
-            (
-                "Irrelevant predictors increase the error moderately (less than redundant ones)",
-                "for" if 0 <= inc["irrelevant"] < inc["redundant"] else "against",
-                f"overall increase from k = 3 to k = {k_max}: irrelevant {inc['irrelevant']:+.4f}, "
-                f"redundant {inc['redundant']:+.4f}",
-            )
-        )
-        spread = {}
         for w in ("irrelevant", "redundant"):
+            inc = _at(table, w, k_max, "error") - _at(table, w, 3, "error")
             d = [
                 _at(table, w, k_max, f"error_class{j}") - _at(table, w, 3, f"error_class{j}")
                 for j in range(3)
             ]
-            spread[w] = (max(d) - min(d), d)
-        claims.append(
-            (
-                "…and more uniformly over the classes",
-                "for" if spread["irrelevant"][0] < spread["redundant"][0] else "against",
-                "per-class increases (classes 0, 1, 2): irrelevant "
-                + ", ".join(f"{v:+.4f}" for v in spread["irrelevant"][1])
-                + " (range "
-                + f"{spread['irrelevant'][0]:.4f}); redundant "
-                + ", ".join(f"{v:+.4f}" for v in spread["redundant"][1])
-                + f" (range {spread['redundant'][0]:.4f}); with irrelevant noise the "
-                f"largest increase is class {int(np.argmax(spread['irrelevant'][1]))}'s",
+            numbers.append(
+                f"{w.capitalize()} world: overall error change {inc:+.4f}; per class "
+                + ", ".join(f"{v:+.4f}" for v in d)
+                + f" (range {max(d) - min(d):.4f})"
             )
-        )
-    for k, (claim, v, detail) in enumerate(claims, 1):
-        lines.append(f"{k}. {claim}: **{v}** — {detail}.")
+    lines += [f"- {n}." for n in numbers]
+    lines += ["", *claims_section("vidaurre2012_fig2", report_cfg)]
     return "\n".join(lines)
