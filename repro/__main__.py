@@ -28,6 +28,14 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 
+from repro.command_line import (
+    HELP,
+    UsageError,
+    check_top_level,
+    list_table,
+    resume_hint,
+    use_config_dirs,
+)
 from repro.config import register_dataset_configs
 from repro.registry import method_params, resolve_method_id
 from repro.sweep_status import report_job_status, status_folder, sweep_summary
@@ -266,15 +274,32 @@ def apply_data_path(args: list[str]) -> None:
 
 
 def main() -> None:
-    apply_data_path(sys.argv[1:])
+    argv = sys.argv[1:]
+    if any(a in ("--help", "-h") for a in argv):
+        print(HELP)
+        sys.exit(0)
+    if argv[:1] == ["list"]:
+        try:
+            print(list_table(argv[1] if len(argv) > 1 else ""))
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            sys.exit(2)
+        sys.exit(0)
+    apply_data_path(argv)
     try:
-        sys.argv[1:] = resolve_overrides(sys.argv[1:])
-    except CommandLineError as exc:
+        use_config_dirs(argv)
+        check_top_level(argv)
+        sys.argv[1:] = resolve_overrides(argv)
+    except (CommandLineError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
     with status_folder() as folder:  # this sweep's own (also for the launcher's workers)
-        hydra_main()
+        try:
+            hydra_main()
+        except KeyboardInterrupt:
+            print(resume_hint(argv), file=sys.stderr)
+            sys.exit(130)
         total, failed = sweep_summary(folder())
     if failed:
         print(f"\n{len(failed)} of {total} cells failed:", file=sys.stderr)

@@ -77,9 +77,31 @@ def paths(cfg=None) -> Paths:
     )
 
 
+#: the user's config folders (``--config-dir``), searched after the package's ``conf/``
+_USER_CONFIG_DIRS: list[Path] = []
+
+
+def add_config_dir(path) -> Path:
+    """Search ``path`` (a folder holding ``method/``, ``experiment/``, ... as ``conf/`` does) for
+    configs too, as ``--config-dir`` does for ``python -m repro``; a ValueError if it is not a
+    folder. Returns the resolved folder."""
+    folder = Path(path).expanduser().resolve()
+    if not folder.is_dir():
+        raise ValueError(f"--config-dir {path}: not a folder")
+    if folder not in _USER_CONFIG_DIRS:
+        _USER_CONFIG_DIRS.append(folder)
+    return folder
+
+
+def config_dirs() -> list[Path]:
+    """The user's config folders added by :func:`add_config_dir`, in order."""
+    return list(_USER_CONFIG_DIRS)
+
+
 def experiment_names() -> list[str]:
-    """The experiments of ``conf/experiment/`` (the table of contents), sorted."""
-    return sorted(p.stem for p in EXPERIMENT_DIR.glob("*.yaml"))
+    """The experiments of ``conf/experiment/`` and of the user's config folders, sorted."""
+    folders = [EXPERIMENT_DIR, *(d / "experiment" for d in _USER_CONFIG_DIRS)]
+    return sorted({p.stem for folder in folders for p in folder.glob("*.yaml")})
 
 
 def register_dataset_configs() -> None:
@@ -102,8 +124,11 @@ def compose(overrides: list[str] = (), return_hydra_config: bool = False) -> Dic
     GlobalHydra.instance().clear()
     try:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            search = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in _USER_CONFIG_DIRS)}]"]
             return hydra_compose(
-                "config", overrides=list(overrides), return_hydra_config=return_hydra_config
+                "config",
+                overrides=[*(search if _USER_CONFIG_DIRS else []), *overrides],
+                return_hydra_config=return_hydra_config,
             )
     finally:
         GlobalHydra.instance().clear()

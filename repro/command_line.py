@@ -1,0 +1,266 @@
+"""What ``python -m repro`` says to its user: ``--help``, ``list ...``, and the checks of the
+top-level choices and values of a command line, each answered in one or two lines with the valid
+choices (and a did-you-mean), before Hydra composes anything.
+
+    python -m repro --help
+    python -m repro list methods|datasets|experiments|protocols
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from omegaconf import OmegaConf
+
+from repro.config import CONF_DIR, add_config_dir, experiment_names
+
+__all__ = [
+    "HELP",
+    "LISTS",
+    "UsageError",
+    "check_top_level",
+    "config_dir_arguments",
+    "use_config_dirs",
+    "list_table",
+    "resume_hint",
+]
+
+HELP = """\
+usage: python -m repro [-m] [KEY=VALUE ...]
+
+Runs one cell (a method on a data set under a protocol) and stores its records, or, with -m, a
+sweep of cells (comma-separated values), e.g.
+
+  python -m repro method=cma dataset=waveform
+  python -m repro -m method=nb,snb_cma dataset=iris,wine protocol=cv5,cv10
+  python -m repro -m method=bma_nb method.gamma=0.5,1.0,1.5 dataset=iris seed=0,1,2
+  python -m repro experiment=wu2015_table2          # a paper's experiment (a sweep of its own)
+
+What matters:
+  method=ID            the classifier (python -m repro list methods); method.KEY=VALUE its options
+  dataset=NAME         the data set (python -m repro list datasets); dataset.KEY=VALUE
+  protocol=NAME        how folds are drawn (python -m repro list protocols), default cv10
+  experiment=NAME      a paper's table or figure (python -m repro list experiments)
+  seed=INT             the base seed of the folds (and of the methods' random choices), default 0
+  n_jobs=INT           folds in parallel, default 1 (results do not depend on it)
+  results_dir=DIR      where records go: DIR/<experiment>/<data set>/<method>.parquet
+                       (default: results)
+  force=true           recompute cells whose result file exists (default: read them)
+  progress=false       no progress bar
+  --config-dir=DIR     your own configs: DIR/method/ID.yaml (a _target_ class of yours),
+                       DIR/experiment/NAME.yaml; then method=ID or experiment=NAME as above
+
+An interrupted run keeps every finished fold: the same command resumes it.
+Reports: python -m repro.report --help.  Data sets: python -m repro.datasets --help.
+Hydra's own help: python -m repro --hydra-help."""
+
+#: what ``python -m repro list`` lists
+LISTS = ("methods", "datasets", "experiments", "protocols")
+
+#: top-level keys of conf/config.yaml a user sets, and the type of their value
+_TYPED = {"seed": int, "n_jobs": int, "force": bool, "progress": bool}
+_BOOLEANS = ("true", "false")
+
+
+class UsageError(Exception):
+    """A command line that cannot run (exit code 2, one or two lines, no traceback)."""
+
+
+def _names(group: str) -> list[str]:
+    return sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
+
+
+def _unknown(what: str, name: str, valid: list[str], listing: str) -> UsageError:
+    close = difflib.get_close_matches(name, valid, n=3)
+    hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    return UsageError(f"Unknown {what} {name!r}.{hint}\nValid: {', '.join(valid)} ({listing})")
+
+
+def top_level_keys() -> list[str]:
+    """The keys a command line may set without ``+``: conf/config.yaml's and its groups."""
+    keys = [k for k in OmegaConf.load(CONF_DIR / "config.yaml") if k not in ("defaults", "hydra")]
+    return sorted({*keys, "method", "dataset", "protocol", "experiment", "paths"})
+
+
+def check_top_level(args: list[str], experiments: list[str] | None = None) -> None:
+    """Every ``KEY=VALUE`` of the command line names a known key (``+KEY`` adds one, ``~KEY``
+    removes one, ``hydra.*`` is Hydra's), ``protocol=`` and ``experiment=`` name existing options
+    and the typed values parse: else a :class:`UsageError` naming the key and the valid
+    choices. ``experiments``: the valid experiment names (default: the package's)."""
+    keys = top_level_keys()
+    args = [a for i, a in enumerate(args) if i == 0 or args[i - 1] not in ("--config-dir", "-cd")]
+    for arg in args:
+        key, _, value = arg.partition("=")
+        if key.lstrip("+") == "experiment":  # the keys an experiment's config adds
+            keys = sorted({*keys, *(k for v in value.split(",") for k in _experiment_keys(v))})
+    for arg in args:
+        if arg.startswith(("-", "~")) or "=" not in arg:
+            continue
+        key, _, value = arg.partition("=")
+        added = key.startswith("+")
+        key = key.lstrip("+")
+        root = re.split(r"[./\[]", key, maxsplit=1)[0]
+        if root == "hydra":
+            continue
+        if root not in keys and not added:
+            raise _unknown("key", root, keys, "add a new one with +KEY=VALUE")
+        values = [v.strip() for v in value.split(",")]
+        if key == "protocol":
+            valid = _names("protocol")
+            for v in values:
+                if v not in valid:
+                    raise _unknown("protocol", v, valid, "python -m repro list protocols")
+        elif key == "experiment":
+            valid = experiments if experiments is not None else experiment_names()
+            for v in values:
+                if v not in valid and v != "null":
+                    raise _unknown("experiment", v, valid, "python -m repro list experiments")
+        elif key in _TYPED:
+            for v in values:
+                if not _parses(v, _TYPED[key]):
+                    kind = "an integer" if _TYPED[key] is int else "true or false"
+                    raise UsageError(f"{key} must be {kind}, got {v!r} ({key}={v})")
+
+
+def _experiment_keys(name: str) -> list[str]:
+    """The top-level keys of an experiment's config file (package or user folder)."""
+    from repro.config import config_dirs
+
+    for folder in [CONF_DIR, *config_dirs()]:
+        path = folder / "experiment" / f"{name.strip()}.yaml"
+        if path.is_file():
+            return [str(k) for k in OmegaConf.load(path) if k != "defaults"]
+    return []
+
+
+def _parses(text: str, kind) -> bool:
+    if text.startswith("${"):  # an interpolation, resolved by Hydra
+        return True
+    if kind is bool:
+        return text.lower() in _BOOLEANS
+    return re.fullmatch(r"[+-]?\d+", text) is not None
+
+
+def config_dir_arguments(argv: list[str]) -> list[str]:
+    """The folders of ``--config-dir DIR``, ``--config-dir=DIR`` and ``-cd DIR`` (Hydra's flag)."""
+    found = []
+    for i, arg in enumerate(argv):
+        if arg in ("--config-dir", "-cd"):
+            if i + 1 >= len(argv):
+                raise UsageError(f"{arg} needs a folder: {arg} DIR")
+            found.append(argv[i + 1])
+        elif arg.startswith("--config-dir="):
+            found.append(arg.partition("=")[2])
+    return found
+
+
+def use_config_dirs(argv: list[str]) -> list[str]:
+    """Make the user's config folders of the command line known: their ``experiment/`` files to
+    the experiment checks and reports, their ``method/ID.yaml`` files to the method registry
+    (each a user method ``ID`` whose ``_target_`` class imports from the working directory or
+    from the folder itself). Returns the method ids registered."""
+    import sys
+
+    from repro.registry import register_method
+
+    registered = []
+    for path in config_dir_arguments(argv):
+        try:
+            folder = add_config_dir(path)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
+        for yaml in sorted((folder / "method").glob("*.yaml")):
+            try:
+                registered.append(register_method(yaml.stem, yaml, replace=True))
+            except (ValueError, ImportError) as exc:
+                raise UsageError(f"{yaml}: {exc}") from exc
+    return registered
+
+
+def _first_comment(path, width: int = 90) -> str:
+    """The first sentence of a YAML file's leading comment (after ``# @package``), cut at
+    ``width`` characters; '' when there is none. ``(SPEC §n)`` references are left out: the
+    user does not have that document."""
+    lines = []
+    for line in path.read_text().splitlines():
+        text = line.strip()
+        if not text.startswith("#"):
+            if text or lines:
+                break
+            continue
+        if "@package" not in text:
+            lines.append(text.lstrip("#").strip())
+    text = re.sub(r"\s*\(?SPEC §[\d.]+\)?,?", "", " ".join(lines))
+    text = re.split(r"(?<=[a-z0-9)]{3})\. (?=[A-Z])", text, maxsplit=1)[0].rstrip(".:")
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _protocol_line(path) -> str:
+    node = OmegaConf.load(path)
+    kind = node.get("kind")
+    if kind == "kfold":
+        text = f"stratified {node.n_splits}-fold cross-validation × {node.n_repeats}"
+    elif kind == "holdout":
+        text = (
+            f"{node.n_repeats} stratified random split(s), {node.test_size:g} of the data to test"
+        )
+    elif kind == "synthetic":
+        text = f"{node.n_repeats} fresh samples of {node.n_train} training, {node.n_test} test rows"
+    else:
+        text = str(kind)
+    comment = _first_comment(path)
+    return f"{text} ({comment})" if comment else text
+
+
+def list_table(what: str) -> str:
+    """The table ``python -m repro list WHAT`` prints: one row per name, a one-line description."""
+    if what not in LISTS:
+        raise _unknown("list", what, list(LISTS), "python -m repro list WHAT")
+    if what == "methods":
+        from repro.registry import list_methods
+
+        table = list_methods()
+        table = table[table["implemented"]]
+        rows = [
+            (r.id, f"{r.display_name} — {r.paper or 'baseline'}, {r.estimator}"
+             + (f" (aliases: {r.aliases})" if r.aliases else ""))
+            for r in table.itertuples()
+        ]  # fmt: skip
+    elif what == "datasets":
+        from repro.datasets import list_datasets
+
+        table = list_datasets()
+        rows = [
+            (r.name, f"{r.source}, {_count(r, 'n')} rows, {_count(r, 'n_classes')} classes")
+            for r in table.itertuples()
+        ]
+    elif what == "experiments":
+        rows = [
+            (n, _first_comment(CONF_DIR / "experiment" / f"{n}.yaml")) for n in experiment_names()
+        ]
+    else:
+        rows = [
+            (n, _protocol_line(CONF_DIR / "protocol" / f"{n}.yaml")) for n in _names("protocol")
+        ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {text}" for name, text in rows)
+
+
+def _count(row, field: str) -> str:
+    value = getattr(row, field, None)
+    try:
+        return str(int(value))
+    except (TypeError, ValueError):
+        return "?"
+
+
+def resume_hint(argv: list[str]) -> str:
+    """The line printed on Ctrl-C: what was kept and the command that resumes the run."""
+    command = " ".join(["python -m repro", *argv])
+    return (
+        f"\ninterrupted: every finished fold is kept (checkpoints beside the results); "
+        f"run `{command}` again to resume"
+    )

@@ -1,0 +1,120 @@
+"""The command line explains itself (issue 27): ``--help``, ``list``, one-line errors with the
+valid choices and a did-you-mean, typed values named by their key, your own method and
+experiment from your own folder, and Ctrl-C ending with the command that resumes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+from conftest import ROOT, run_module
+
+
+def repro(cwd, *args, timeout=300):
+    return run_module("repro", *args, cwd=cwd, timeout=timeout)
+
+
+def test_help_lists_what_matters_and_points_to_the_lists(tmp_path):
+    proc = repro(tmp_path, "--help")
+    assert proc.returncode == 0
+    for text in ("method=", "dataset=", "protocol=", "experiment=", "n_jobs=", "results_dir=",
+                 "-m ", "--config-dir", "python -m repro list methods"):  # fmt: skip
+        assert text in proc.stdout
+    assert "powered by Hydra" not in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("what", "row"),
+    [
+        ("methods", "snb_cma "),
+        ("datasets", "iris "),
+        ("experiments", "wu2015_table2 "),
+        ("protocols", "cv10 "),
+    ],
+)
+def test_list_prints_one_line_per_name_with_a_description(tmp_path, what, row):
+    proc = repro(tmp_path, "list", what)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stdout.splitlines() if x.startswith(row)]
+    assert len(line.split(maxsplit=1)[1]) > 5  # a description follows the name
+    assert "SPEC" not in proc.stdout
+
+
+def test_the_protocol_line_says_what_the_protocol_does(tmp_path):
+    lines = repro(tmp_path, "list", "protocols").stdout.splitlines()
+    (cv5,) = [x for x in lines if x.startswith("cv5 ")]
+    assert "stratified 5-fold cross-validation × 1" in cv5
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["protocol=cv1"], ["Unknown protocol 'cv1'. Did you mean 'cv10'", "cv5, holdout70"]),
+        (["experiment=wu2015_tabel2"], ["Did you mean 'wu2015_table2'", "vidaurre2012_table1"]),
+        (["metod=nb"], ["Unknown key 'metod'. Did you mean 'method'?", "+KEY=VALUE"]),
+        (["n_jobs=two"], ["n_jobs must be an integer, got 'two'"]),
+        (["force=maybe"], ["force must be true or false, got 'maybe'"]),
+        (["list", "method"], ["Unknown list 'method'. Did you mean 'methods'?"]),
+    ],
+)
+def test_a_wrong_value_gets_one_or_two_lines_naming_it(tmp_path, args, expected):
+    proc = repro(tmp_path, *args)
+    assert proc.returncode == 2
+    for text in expected:
+        assert text in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) <= 2
+    assert "Traceback" not in proc.stderr and "search path" not in proc.stderr.lower()
+
+
+def test_your_own_method_and_experiment_from_your_own_folder(tmp_path):
+    conf = tmp_path / "myconf"
+    (conf / "method").mkdir(parents=True)
+    (conf / "experiment").mkdir()
+    (tmp_path / "mynb.py").write_text(
+        "from sklearn.naive_bayes import GaussianNB\n\n\nclass MyNB(GaussianNB):\n    pass\n"
+    )
+    (conf / "method" / "mine.yaml").write_text("_target_: mynb.MyNB\nvar_smoothing: 1.0e-9\n")
+    (conf / "experiment" / "my_study.yaml").write_text(
+        "# @package _global_\n# My study: my NB against Gaussian NB.\nexperiment_name: my_study\n"
+        "hydra:\n  mode: MULTIRUN\n  sweeper:\n    params:\n      method: mine,nb_gaussian\n"
+        "      dataset: iris,wine\n"
+    )
+    one = repro(tmp_path, "--config-dir=myconf", "method=mine", "dataset=iris", "progress=false")
+    assert one.returncode == 0, one.stderr
+    assert (tmp_path / "results/default/iris/mine.parquet").is_file()
+    sweep = repro(tmp_path, "--config-dir", "myconf", "experiment=my_study", "progress=false")
+    assert sweep.returncode == 0, sweep.stderr
+    report = run_module("repro.report", "experiment=my_study", "--config-dir=myconf", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    summary = (tmp_path / "results/my_study/summary.md").read_text()
+    assert "| mine |" in summary and "2 data sets: iris, wine." in summary
+    records = pd.read_parquet(tmp_path / "results/my_study/wine/mine.parquet")
+    assert set(records["method"]) == {"mine"}
+
+
+def test_ctrl_c_keeps_the_finished_folds_and_says_how_to_resume(tmp_path):
+    """SIGINT during a 30 × 10-fold run: one line naming the resuming command, exit 130; the
+    same command then finishes the cell from the checkpoints."""
+    args = ["method=nb_gaussian", "dataset=letter", "protocol=cv10x30", "progress=false"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "repro", *args],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    parts = tmp_path / "results/default/letter/nb_gaussian.parts"
+    deadline = time.time() + 120
+    while time.time() < deadline and not (parts.is_dir() and len(list(parts.iterdir())) >= 2):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "every finished fold is kept" in err
+    assert f"python -m repro {' '.join(args)}" in err
+    assert "Traceback" not in err
+    kept = len(list(parts.glob("*.parquet")))
+    assert kept >= 2
