@@ -152,20 +152,48 @@ def test_bma_weka_tends_to_nb_weka_as_gamma_goes_to_zero():
     np.testing.assert_allclose(bma.predict_proba(ds.X), nb.predict_proba(ds.X), atol=1e-9)
 
 
-def test_default_gaussian_is_unchanged_and_stays_out_of_the_yaml():
+def test_registry_default_gaussian_is_weka_and_density_a_named_variant():
+    """The registry's NB and BMA of wu2015 use Weka's Gaussian (the authors' code is Weka-based);
+    the density is an explicit override, which names the cell (its file stem) and its hash."""
     from repro.registry import method_spec
 
     for method in ("nb_laplace", "bma_nb", "bma_nb_tuned"):
-        spec = method_spec(method)
-        assert "gaussian" not in spec.params  # the stored cells' configuration hashes stay
-    assert make_method("nb_laplace").gaussian == "density"
-    assert make_method("bma_nb").gaussian == "density"
+        assert method_spec(method).params["gaussian"] == "weka"
+        assert method_spec(method).defaults["gaussian"] == "weka"
+        assert method_spec(method, gaussian="density").params["gaussian"] == "density"
+    assert make_method("nb_laplace").gaussian == "weka"
+    assert make_method("bma_nb").gaussian == "weka"
+    assert make_method("bma_nb_tuned").params == {"gaussian": "weka"}
+    assert make_method("bma_nb_tuned", gaussian="density").params == {"gaussian": "density"}
+    # the estimators themselves keep the density as their default
     ds = load_dataset("iris")
     a = LaplaceNaiveBayes().fit(ds.X, ds.y).predict_proba(ds.X)
     b = LaplaceNaiveBayes(gaussian="density").fit(ds.X, ds.y).predict_proba(ds.X)
     np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="gaussian must be one of"):
         LaplaceNaiveBayes(gaussian="kernel").fit(ds.X, ds.y)
+
+
+def test_density_variant_cell_is_named_and_hashed_apart_from_the_default():
+    """A cell of the density reading never passes for the default one (nor the reverse): its
+    stem carries ``gaussian=density`` and its configuration hash differs."""
+    from repro.datasets import load_dataset as load
+    from repro.evaluation.cells import Cell
+    from repro.evaluation.protocols import get_protocol
+    from repro.registry import method_spec
+
+    # conf/protocol/resample.yaml, the outer splits of wu2015_table2
+    resample = {"name": "resample", "kind": "holdout", "n_repeats": 20, "test_size": 0.1}
+    ds, protocol = load("iris"), get_protocol(resample)
+    cells = {}
+    for gaussian in ("weka", "density"):
+        spec = method_spec("bma_nb_tuned", gaussian=gaussian)
+        cells[gaussian] = Cell(
+            spec.id, spec.estimator, spec.params, ds, protocol, default_params=spec.defaults
+        )
+    assert cells["weka"].stem == "bma_nb_tuned"
+    assert cells["density"].stem == "bma_nb_tuned__gaussian=density"
+    assert cells["weka"].hash != cells["density"].hash
 
 
 def test_tuned_bma_passes_gaussian_to_its_inner_method():

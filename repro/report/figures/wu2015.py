@@ -21,12 +21,13 @@ method × data set with our numbers beside them).
   worse" = paired t-test p < 0.05 (one-sided, H1: error(BMA) − error(NB) > 0).
 - ``lymph_binary`` is shown as the paper's ``lymph`` (a labelled substitute).
 
-:func:`table2_weka` — the same table for ``experiment=wu2015_table2_weka`` (NB and BMA with
-``gaussian=weka``, Weka's NormalEstimator): NB and BMA with both Gaussians next to the published
-errors (the default-density NB/BMA and LR/SVM read from the stored ``wu2015_table2`` records), the
-weka − density error paired over the identical outer splits (two-sided paired t), the BMA-vs-NB
-check for the Weka variant and the mean absolute difference to the published errors per variant.
-Writes ``table2_weka.md``, ``REPRODUCTION.md`` and ``table2_weka_side_by_side.csv``.
+:func:`table2_density` — the same table for ``experiment=wu2015_table2_density``, the labelled
+variant with ``gaussian=density`` (the normal density of the paper's text) for NB and BMA: NB and
+BMA with both Gaussians next to the published errors (the default Weka NB/BMA and LR/SVM read
+from the stored ``wu2015_table2`` records), the weka − density error paired over the identical
+outer splits (two-sided paired t), the BMA-vs-NB check for the density variant and the mean
+absolute difference to the published errors per Gaussian. Writes ``table2_density.md``,
+``REPRODUCTION.md`` and ``table2_density_side_by_side.csv``.
 
 :func:`fig3` — Figure 3: BMA-NB accuracy against Γ, one line per data set. Two panels as in the
 paper: (left) data sets where some Γ > 1 beats every Γ ≤ 1 (a peak: an Occam prior that leaves
@@ -234,6 +235,26 @@ def one_split_section(records: pd.DataFrame, reported: pd.DataFrame) -> list[str
     ]
 
 
+def gaussian_note(records: pd.DataFrame) -> str:
+    """The sentence naming the Gaussian of the NB and BMA records (numeric inputs)."""
+    nb = records[records["method"].isin(["nb_laplace", "bma_nb_tuned"])]
+    used = sorted(set(gaussian_of(nb))) if len(nb) else []
+    names = {
+        "weka": "Weka's Gaussian (`gaussian=weka`: weka.estimators.NormalEstimator, the estimator "
+        "of the authors' Weka-based code: values rounded to a precision p = the mean gap between "
+        "distinct training values, sd ≥ p/6, P(x | y) = the normal mass of the width-p bucket)",
+        "density": "the normal density N(μ, σ²) (`gaussian=density`)",
+    }
+    if not used:
+        return "NB and BMA: no records."
+    return (
+        f"NB and BMA model numeric inputs with {' and '.join(names.get(g, g) for g in used)}. "
+        "The other reading is a labelled variant: `python -m repro experiment="
+        "wu2015_table2_density` (NB and BMA with the normal density, next to these rows in "
+        "`results/wu2015_table2_density/REPRODUCTION.md`)."
+    )
+
+
 def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, str, pd.DataFrame]:
     """(Table 2 Markdown, REPRODUCTION.md text, side-by-side table) of the records."""
     ours = summarize(records)
@@ -248,6 +269,8 @@ def table2_report(records: pd.DataFrame, reported: pd.DataFrame) -> tuple[str, s
         f"Outer protocol `resample` ({'/'.join(map(str, reps))} repetitions, 10% test), inner "
         "5-fold CV for Γ (BMA), C × B (LR, SVM). Error % ± 95% CI; time = final fit, ms "
         "(`*` = includes the inner-CV tuning: the runner did not store `refit_time`).",
+        "",
+        gaussian_note(records),
         "",
         md,
         "",
@@ -296,36 +319,44 @@ def write_table_outputs(out_dir, stem: str, md: str, report: str, table) -> list
     return paths
 
 
-# --- Table 2 with Weka's Gaussian ---------------------------------------------------------------
+# --- Table 2, the density variant -------------------------------------------------------------
 #: the methods with a Gaussian (the ``gaussian`` parameter of nb_laplace / bma_nb)
 GAUSSIAN_METHODS = {"nb_laplace": "NB", "bma_nb_tuned": "BMA"}
 #: the methods without one, shown from the baseline experiment
 OTHER_METHODS = {"lr_tuned": "LR", "svm_tuned": "SVM"}
-GAUSSIANS = ("density", "weka")
+#: the readings of the Gaussian, the default (Weka's NormalEstimator) first
+GAUSSIANS = ("weka", "density")
 
 
 def gaussian_of(records: pd.DataFrame) -> pd.Series:
-    """The ``gaussian`` parameter of each record: ``p_gaussian``, "density" where unset."""
+    """The ``gaussian`` parameter of each record: ``p_gaussian``; "density" where unset (records
+    of configurations without the parameter, whose estimators default to the density)."""
     if "p_gaussian" not in records.columns:
         return pd.Series("density", index=records.index, dtype=object)
     values = records["p_gaussian"].astype(object)
     return values.where(values.notna(), "density")
 
 
-def summarize_gaussians(weka: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.DataFrame:
-    """:func:`summarize` rows with a ``gaussian`` column: the "weka" NB/BMA records of ``weka``;
-    from ``baseline`` (the wu2015_table2 records) the "density" NB/BMA and LR/SVM ("none")."""
-    frames = []
-    weka = weka[weka["method"].isin(GAUSSIAN_METHODS) & (gaussian_of(weka) == "weka")]
-    if len(weka):
-        frames.append(summarize(weka).assign(gaussian="weka"))
+def _with_gaussians(variant: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.DataFrame:
+    """The NB/BMA records of both experiments with a ``gaussian`` column, and the LR/SVM records
+    of ``baseline`` with gaussian "none"."""
+    frames = [variant[variant["method"].isin(GAUSSIAN_METHODS)]]
     if baseline is not None and len(baseline):
-        keep = baseline["method"].isin(OTHER_METHODS) | (
-            baseline["method"].isin(GAUSSIAN_METHODS) & (gaussian_of(baseline) == "density")
-        )
-        base = summarize(baseline[keep]).assign(gaussian="density")
-        base.loc[base["method"].isin(OTHER_METHODS), "gaussian"] = "none"
-        frames.append(base)
+        frames.append(baseline[baseline["method"].isin({**GAUSSIAN_METHODS, **OTHER_METHODS})])
+    records = pd.concat(frames, ignore_index=True)
+    gaussian = gaussian_of(records).where(records["method"].isin(GAUSSIAN_METHODS), "none")
+    return records.assign(gaussian=gaussian)
+
+
+def summarize_gaussians(variant: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.DataFrame:
+    """:func:`summarize` rows with a ``gaussian`` column: NB/BMA per Gaussian (from ``variant``,
+    the density cells, and ``baseline``, the wu2015_table2 records), LR/SVM ("none")."""
+    records = _with_gaussians(variant, baseline)
+    frames = [
+        summarize(grp.drop(columns="gaussian")).assign(gaussian=g)
+        for g, grp in records.groupby("gaussian")
+        if g in (*GAUSSIANS, "none")
+    ]
     if not frames:
         columns = ["method", "dataset", "gaussian", "error", "error_ci95", "fit_time"]
         return pd.DataFrame(columns=[*columns, "repetitions"])
@@ -354,11 +385,11 @@ def _ms(value) -> str:
 
 
 def markdown_gaussians(table: pd.DataFrame) -> str:
-    """Data sets in the paper's order: NB and BMA as paper | density | weka, LR and SVM ours |
+    """Data sets in the paper's order: NB and BMA as paper | weka | density, LR and SVM ours |
     paper (error % ± 95% CI), then the NB and BMA training times weka / density / paper (ms)."""
     head = []
     for name in GAUSSIAN_METHODS.values():
-        head += [f"{name} paper", f"{name} density", f"{name} weka"]
+        head += [f"{name} paper", *(f"{name} {g}" for g in GAUSSIANS)]
     for name in OTHER_METHODS.values():
         head += [f"{name} ours", f"{name} paper"]
     head += [f"{name} ms weka/density/paper" for name in GAUSSIAN_METHODS.values()]
@@ -379,18 +410,14 @@ def markdown_gaussians(table: pd.DataFrame) -> str:
     return to_markdown(frame, index_title="data set").rstrip("\n")
 
 
-def weka_vs_density(weka: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.DataFrame:
+def weka_vs_density(variant: pd.DataFrame, baseline: pd.DataFrame | None) -> pd.DataFrame:
     """Per (method, dataset): the error with each Gaussian, paired over the identical outer
     splits (same protocol and seed): ``weka_minus_density``, the splits where weka is better /
     worse, and the two-sided paired t-test p-value (1 when the two agree on every split)."""
     if baseline is None or not len(baseline):
         return pd.DataFrame()
-    frames = []
-    for records, g in ((weka, "weka"), (baseline, "density")):
-        acc = with_paper_dataset(records).query("split == 'test' and metric == 'accuracy'")
-        acc = acc[acc["method"].isin(GAUSSIAN_METHODS) & (gaussian_of(acc) == g)]
-        frames.append(acc.assign(gaussian=g))
-    acc = pd.concat(frames, ignore_index=True)
+    acc = with_paper_dataset(_with_gaussians(variant, baseline))
+    acc = acc.query("split == 'test' and metric == 'accuracy' and gaussian != 'none'")
     rows = []
     for (method, dataset), grp in acc.groupby(["method", "paper_dataset"]):
         wide = grp.pivot_table(index="repetition", columns="gaussian", values="value")
@@ -435,37 +462,41 @@ def mean_abs_diff_gaussians(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table2_weka_report(
-    weka: pd.DataFrame, baseline: pd.DataFrame | None, reported: pd.DataFrame, title: str = ""
+def table2_density_report(
+    variant: pd.DataFrame, baseline: pd.DataFrame | None, reported: pd.DataFrame, title: str = ""
 ) -> tuple[str, str, pd.DataFrame]:
-    """(Markdown table, REPRODUCTION.md text, side-by-side table) of the Weka-Gaussian records
-    ``weka`` next to the ``baseline`` wu2015_table2 records (None: not found)."""
-    ours = summarize_gaussians(weka, baseline)
+    """(Markdown table, REPRODUCTION.md text, side-by-side table) of the density-variant records
+    ``variant`` next to the ``baseline`` wu2015_table2 records (None: not found)."""
+    ours = summarize_gaussians(variant, baseline)
     table = side_by_side_gaussians(ours, reported)
     md = markdown_gaussians(table)
-    weka = weka[weka["method"].isin(GAUSSIAN_METHODS) & (gaussian_of(weka) == "weka")]
-    duel = bma_vs_nb(weka)
-    gain = weka_vs_density(weka, baseline)
+    density = variant[variant["method"].isin(GAUSSIAN_METHODS)]
+    density = density[gaussian_of(density) == "density"]
+    duel = bma_vs_nb(density)
+    gain = weka_vs_density(variant, baseline)
     mad = mean_abs_diff_gaussians(table)
     reps = sorted(set(ours["repetitions"]))
-    missing = sorted(set(PAPER_ORDER) - set(ours[ours["gaussian"] == "weka"]["dataset"]))
-    no_base = "" if baseline is not None else " Baseline records not found: no density, LR, SVM."
+    missing = sorted(set(PAPER_ORDER) - set(ours[ours["gaussian"] == "density"]["dataset"]))
+    no_base = (
+        "" if baseline is not None else " Baseline records not found: no Weka NB/BMA, LR, SVM."
+    )
     text = [
-        f"# {title or 'wu2015 Table 2 with Weka’s Gaussian'} — reproduction",
+        f"# {title or 'wu2015 Table 2, variant: the density Gaussian'} — reproduction",
         "",
-        "NB and BMA with the two Gaussians for numeric inputs: **density** = the paper's normal "
-        "density N(μ, σ²) (σ² with ddof 1 plus 1e-9 × the largest class variance; the "
-        "`wu2015_table2` records), **weka** = Weka 3.6's NormalEstimator, the estimator of the "
-        "authors' Weka-based code (values rounded to a precision p = mean gap between distinct "
-        "training values, N-denominator sd ≥ p/6, P(x | y) = the normal mass of the width-p "
-        "bucket of x, floored at 1e-75; `gaussian=weka`, this experiment). LR and SVM have no "
-        "Gaussian: theirs are the `wu2015_table2` numbers. Outer protocol `resample` "
+        "A labelled variant of `wu2015_table2`: NB and BMA with the two Gaussians for numeric "
+        "inputs. **weka** (the default, the `wu2015_table2` records) = Weka 3.6's "
+        "NormalEstimator, the estimator of the authors' Weka-based code (values rounded to a "
+        "precision p = mean gap between distinct training values, N-denominator sd ≥ p/6, "
+        "P(x | y) = the normal mass of the width-p bucket of x, floored at 1e-75); **density** "
+        "(this experiment, `gaussian=density`) = the normal density N(μ, σ²) of the paper's text "
+        "(σ² with ddof 1 plus 1e-9 × the largest class variance). LR and SVM have no Gaussian: "
+        "theirs are the `wu2015_table2` numbers. Outer protocol `resample` "
         f"({'/'.join(map(str, reps))} repetitions, 10% test, the same splits in both "
         "experiments), Γ tuned by inner 5-fold CV. Error % ± 95% CI; times = the final fit, ms.",
         "",
         md,
         "",
-        f"Not run with the Weka Gaussian: {', '.join(missing) or 'none'}.{no_base}",
+        f"Not run with the density Gaussian: {', '.join(missing) or 'none'}.{no_base}",
         "",
         "## Weka vs density Gaussian (paired over the outer splits)",
         "",
@@ -473,7 +504,7 @@ def table2_weka_report(
         if len(gain)
         else "(no paired records)",
         "",
-        *bma_vs_nb_section(duel, "## BMA never underperforms NB? (Weka Gaussian)"),
+        *bma_vs_nb_section(duel, "## BMA never underperforms NB? (density Gaussian)"),
         "",
         "## Mean absolute difference to the published error (points)",
         "",
@@ -484,10 +515,10 @@ def table2_weka_report(
     return md, "\n".join(text) + "\n", table
 
 
-def table2_weka(records, out_dir, report_cfg) -> list[Path]:
-    """Table 2 with both Gaussians: ``table2_weka.md``, ``REPRODUCTION.md`` and
-    ``table2_weka_side_by_side.csv``. ``records`` are the ``gaussian=weka`` NB/BMA cells; the
-    density NB/BMA and LR/SVM come from ``<paths.results>/<report.baseline>/`` (default
+def table2_density(records, out_dir, report_cfg) -> list[Path]:
+    """Table 2 with both Gaussians: ``table2_density.md``, ``REPRODUCTION.md`` and
+    ``table2_density_side_by_side.csv``. ``records`` are the ``gaussian=density`` NB/BMA cells;
+    the Weka NB/BMA and LR/SVM come from ``<paths.results>/<report.baseline>/`` (default
     ``wu2015_table2``), the published numbers from ``paths.published``."""
     from repro.evaluation.records import read_records
 
@@ -499,8 +530,8 @@ def table2_weka(records, out_dir, report_cfg) -> list[Path]:
         baseline = None
     reported = pd.read_csv(where.reported("wu2015"))
     title = str(report_cfg.get("title", ""))
-    md, report, table = table2_weka_report(records, baseline, reported, title)
-    return write_table_outputs(out_dir, "table2_weka", md, report, table)
+    md, report, table = table2_density_report(records, baseline, reported, title)
+    return write_table_outputs(out_dir, "table2_density", md, report, table)
 
 
 # --- Figure 3 --------------------------------------------------------------------------------
