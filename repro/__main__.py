@@ -36,7 +36,7 @@ from repro.command_line import (
     resume_hint,
     use_config_dirs,
 )
-from repro.config import register_dataset_configs
+from repro.config import declared_protocol, register_dataset_configs
 from repro.registry import method_params, resolve_method_id
 from repro.sweep_status import report_job_status, status_folder, sweep_summary
 
@@ -171,6 +171,7 @@ def run_cell_from_config(cfg: DictConfig) -> dict:
         experiment=str(cfg.experiment_name),
         report_keys=tuple(cfg.get("report_keys") or ()),
         artefacts=get_method(hook) if hook else None,
+        default_protocol=declared_protocol(HydraConfig.get().runtime.choices.get("experiment")),
     )
     path = cell.path(cfg.results_dir)
     cached = path.exists() and not cfg.force

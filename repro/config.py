@@ -104,6 +104,30 @@ def experiment_names() -> list[str]:
     return sorted({p.stem for folder in folders for p in folder.glob("*.yaml")})
 
 
+def declared_protocol(experiment: str | None = None) -> dict:
+    """The protocol an experiment declares (its ``override /protocol: NAME`` and its ``protocol:``
+    fields over ``conf/protocol/NAME.yaml``), the root config's default without an experiment:
+    what a run of it uses when the command line does not choose another."""
+    root = OmegaConf.load(CONF_DIR / "config.yaml")
+    name = next(
+        str(d["protocol"]) for d in root.defaults if isinstance(d, DictConfig) and "protocol" in d
+    )
+    fields = {}
+    if experiment not in (None, "", "null"):
+        for folder in [CONF_DIR, *_USER_CONFIG_DIRS]:
+            path = folder / "experiment" / f"{experiment}.yaml"
+            if path.is_file():
+                node = OmegaConf.load(path)
+                for item in node.get("defaults") or []:
+                    if isinstance(item, DictConfig) and "override /protocol" in item:
+                        name = str(item["override /protocol"])
+                fields = OmegaConf.to_container(node.get("protocol") or OmegaConf.create({}))
+                break
+    found = [f / "protocol" / f"{name}.yaml" for f in [CONF_DIR, *_USER_CONFIG_DIRS]]
+    base = next((OmegaConf.to_container(OmegaConf.load(f)) for f in found if f.is_file()), {})
+    return {**base, **fields}
+
+
 def register_dataset_configs() -> None:
     """Every catalog entry becomes an option of the ``dataset`` group (unless a YAML exists),
     with its generator parameters as keys: ``dataset=waveform dataset.n_samples=1000``."""

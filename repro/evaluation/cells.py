@@ -28,7 +28,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from repro.config import jsonable
-from repro.evaluation.protocols import Protocol, Split, make_splits
+from repro.evaluation.protocols import Protocol, Split, get_protocol, make_splits
 from repro.evaluation.records import PARTS_SUFFIX, config_hash, unit_hash
 
 HASH_SCHEMES = ("cell", "unit")
@@ -66,6 +66,7 @@ class Cell:
     hash_scheme: str = "cell"
     report_keys: tuple[str, ...] = ()
     artefacts: Callable | None = None  # repro.evaluation.runner.ArtefactHook
+    default_protocol: object = None  # the experiment's declared protocol (name, dict, Protocol)
 
     def __post_init__(self):
         if self.hash_scheme not in HASH_SCHEMES:
@@ -74,6 +75,8 @@ class Cell:
             self.dataset_key = catalog_key(self.dataset)
         self.context = dict(self.context or {})
         self.report_keys = tuple(self.report_keys)
+        if self.default_protocol is not None:
+            self.default_protocol = get_protocol(self.default_protocol)
         if self.splits is not None:
             self.splits = tuple(self.splits)
             if not self.splits:
@@ -128,9 +131,23 @@ class Cell:
         return param_key(self.method_id, self.result_params, self.default_params)
 
     @property
+    def protocol_key(self) -> str:
+        """'' under the protocol the experiment declares (``default_protocol``; None: whatever
+        protocol the cell has), else ``__protocol=<name>[,field=value...]``: the name and the
+        fields that differ from that named protocol's (``__protocol=cv5``,
+        ``__protocol=cv10x30,n_repeats=5``)."""
+        if self.default_protocol is None:
+            return ""
+        if self.protocol.identity() == self.default_protocol.identity():
+            return ""
+        return f"__protocol={self.protocol.label()}"
+
+    @property
     def stem(self) -> str:
-        """Name of the cell's files: ``<method_key>[__seed=S]`` (no seed when it is 0)."""
-        return f"{self.method_key}__seed={self.seed}" if self.seed != 0 else self.method_key
+        """Name of the cell's files: ``<method_key>[__protocol=P][__seed=S]`` (no protocol under
+        the experiment's own, no seed when it is 0)."""
+        stem = f"{self.method_key}{self.protocol_key}"
+        return f"{stem}__seed={self.seed}" if self.seed != 0 else stem
 
     def fold_splits(self) -> list[Split]:
         if self.splits is not None:

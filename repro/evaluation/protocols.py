@@ -100,6 +100,15 @@ class Protocol:
             keys = ("name", "kind", "n_splits", "n_repeats", "test_size")
         return {k: self.__dict__[k] for k in keys}
 
+    def label(self) -> str:
+        """The name, followed by the fields that change the folds and differ from the protocol of
+        that name (``cv10``; ``cv10,n_repeats=2``): what records store as ``protocol``."""
+        mine = self.identity()
+        named = PROTOCOLS.get(self.name)
+        ref = named.identity() if named is not None else {}
+        fields = [f"{k}={v}" for k, v in mine.items() if k != "name" and ref.get(k) != v]
+        return ",".join([self.name, *fields])
+
     @property
     def n_folds_total(self) -> int:
         return self.n_repeats * (self.n_splits if self.kind == "kfold" else 1)

@@ -157,7 +157,7 @@ def _fold_frame(rows: list, cell: Cell, split: Split) -> pd.DataFrame:
         dataset=ds.name,
         dataset_key=cell.dataset_key,
         seed=cell.seed,
-        protocol=cell.protocol.name,
+        protocol=cell.protocol.label(),
         chash=cell.hash,
         n_features=ds.X.shape[1],
         n_classes=np.unique(ds.y).size,

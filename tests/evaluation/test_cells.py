@@ -63,3 +63,36 @@ def test_keys_and_failure_files(tmp_path):
     payload = json.loads(path.read_text())
     assert payload["method"] == "nb" and payload["error"] == "ValueError: n_bins must be ≥ 1"
     assert "Traceback" in payload["traceback"]
+
+
+@pytest.mark.parametrize(
+    ("protocol", "declared", "stem"),
+    [
+        ("cv10", "cv10", "nb_ef__seed=2"),  # the experiment's own protocol: the plain name
+        ("cv10", None, "nb_ef__seed=2"),  # no declared protocol (the Python API): the plain name
+        ("cv5", "cv10", "nb_ef__protocol=cv5__seed=2"),
+        ("cv10x30", "cv10x30", "nb_ef__seed=2"),
+        (
+            {"name": "cv10", "kind": "kfold", "n_splits": 10, "n_repeats": 2},
+            "cv10",
+            "nb_ef__protocol=cv10,n_repeats=2__seed=2",
+        ),
+        ("cv10x30", "cv10", "nb_ef__protocol=cv10x30__seed=2"),
+    ],
+)
+def test_a_protocol_other_than_the_declared_one_is_in_the_file_name(protocol, declared, stem):
+    cell = make_cell("nb_ef", "iris", protocol, seed=2, default_protocol=declared)
+    assert cell.stem == stem
+
+
+def test_the_declared_protocol_of_an_experiment():
+    from repro.config import declared_protocol
+
+    assert declared_protocol(None)["name"] == "cv10"
+    elovaara = declared_protocol("elovaara2008_fig1")
+    assert (elovaara["name"], elovaara["n_repeats"], elovaara["small_classes"]) == (
+        "cv10x30",
+        30,
+        "allow",
+    )
+    assert declared_protocol("vidaurre2012_table1")["kind"] == "synthetic"

@@ -160,7 +160,10 @@ def test_evaluate_nb_on_di_end_to_end(tmp_path):
     assert (tmp_path / "default" / "DI" / "nb.parquet").is_file()
     assert sorted(set(serial["repetition"])) == [0, 1, 2] and set(serial["fold"]) == {0}
     assert set(serial["n_train"]) == {300} and set(serial["n_test"]) == {3000}
-    assert set(serial["protocol"]) == {"synthetic"} and set(serial["dataset_key"]) == {"DI"}
+    # the protocol is named with its fields that differ from the named one (100 repetitions)
+    assert set(serial["protocol"]) == {"synthetic,n_repeats=3"} and set(serial["dataset_key"]) == {
+        "DI"
+    }
     assert set(serial["n_classes"]) == {3} and set(serial["n_features"]) == {20}
     errors = serial.query("split == 'test' and metric == 'error'").set_index("repetition")
     for r in range(3):

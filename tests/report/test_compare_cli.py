@@ -264,3 +264,28 @@ def test_compare_keeps_a_parameter_sweep_and_a_seed_sweep_apart(tmp_path):
     )  # fmt: skip
     assert bad.returncode == 2 and "methods ['nb_eff'] not in records" in bad.stderr
     assert "nb_ef__n_bins=3" in bad.stderr
+
+
+def test_a_protocol_sweep_runs_and_compares_as_separate_configurations(tmp_path):
+    """Issue 27: ``-m protocol=cv5,cv10`` (and a changed protocol field) are cells of their own,
+    named by their protocol; the experiment's own protocol keeps the plain name."""
+    _sweep(tmp_path, "method=nb_gaussian", "protocol=cv5,cv10", "dataset=iris,wine")
+    _sweep(tmp_path, "method=nb_gaussian", "protocol.n_repeats=2", "dataset=iris,wine")
+    results = tmp_path / "results" / "default"
+    assert sorted(p.name for p in (results / "iris").glob("*.parquet")) == [
+        "nb_gaussian.parquet",
+        "nb_gaussian__protocol=cv10,n_repeats=2.parquet",
+        "nb_gaussian__protocol=cv5.parquet",
+    ]
+    folds = pd.read_parquet(results / "iris" / "nb_gaussian__protocol=cv10,n_repeats=2.parquet")
+    assert folds[["repetition", "fold"]].drop_duplicates().shape[0] == 20
+    proc = run_module(
+        "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    adjusted = pd.read_csv(results / "compare_accuracy_bergmann.csv", index_col=0)
+    assert sorted(adjusted.index) == [
+        "nb_gaussian__protocol=cv10",
+        "nb_gaussian__protocol=cv10,n_repeats=2",
+        "nb_gaussian__protocol=cv5",
+    ]
