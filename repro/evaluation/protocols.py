@@ -127,6 +127,8 @@ PROTOCOLS = {
     "cv10x30": Protocol("cv10x30", "kfold", 10, 30),
     "holdout70": Protocol("holdout70", "holdout", n_repeats=1, test_size=0.3),
     "synthetic": Protocol("synthetic", "synthetic", n_repeats=100, n_train=300, n_test=3000),
+    "repeated_kfold": Protocol("repeated_kfold", "kfold", 10, 3),
+    "resample": Protocol("resample", "holdout", n_repeats=20, test_size=0.1),
 }
 
 

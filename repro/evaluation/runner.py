@@ -55,6 +55,7 @@ from repro.evaluation.records import (
     record_frame,
     write_atomic,
 )
+from repro.evaluation.warm_up import warm_up, warmed
 
 #: joblib backends for the folds of a cell (SPEC §12): processes, threads, a Dask cluster
 BACKENDS = ("loky", "threading", "dask")
@@ -124,6 +125,7 @@ def run_fold(
     y_idx = np.searchsorted(classes, y)
     Xtr, Xte = X.iloc[split.train], X.iloc[split.test]
     with threadpool_limits(1 if limit_threads else None):
+        warm_up(estimator, X, y, split.train)  # compiles kernels, untimed (first fit only)
         model = clone(estimator)
         t0 = time.perf_counter()
         model.fit(Xtr, y[split.train])
@@ -298,14 +300,19 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str 
     parts = cell.parts_path(results_dir) if results_dir is not None else None
     frames, art_frames = _checkpoints(cell, parts, splits) if parts is not None else ({}, {})
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
+    desc = f"{cell.method_key} on {ds.name}"
     bar = tqdm(
         total=len(splits),
         initial=len(splits) - len(todo),
-        desc=f"{cell.method_key} on {ds.name}",
+        desc=desc,
         unit="fold",
         disable=not progress,
         leave=False,
     )
+    if todo and not warmed(cell.estimator):
+        bar.set_description_str(f"{desc}: compiling kernels (first run only)")
+        warm_up(cell.estimator, ds.X, ds.y, todo[0].train)  # the workers load what it compiled
+        bar.set_description_str(desc)
     parallel = _parallel(n_jobs, backend)
     limit_threads = n_jobs != 1 or backend == "dask"  # a Dask worker runs several folds
     jobs = (
