@@ -120,7 +120,7 @@ def test_launcher_sweep_writes_the_cells_of_a_serial_run_and_reports_failures(
     expected = {
         name: frame
         for name, frame in cells(serial_results).items()
-        if name.split("/")[0] in datasets and name.split("/")[1][: -len(".parquet")] in methods
+        if name.split("/")[0] in datasets and name.split("/")[1].split("__")[0] in methods
     }
     assert len(expected) == n_cells - n_failed
     assert_same_cells(cells(results), expected)
@@ -281,11 +281,18 @@ def test_two_workers_share_one_results_folder_and_the_report_merges_them(serial,
             repro.evaluate(method, dataset, protocol="cv5", results_dir=results)
     out, err = worker.communicate(timeout=300)
     assert worker.returncode == 0, err
-    assert out.count("nb_ef.parquet") == out.count("nb_gaussian.parquet") == 2
+    cv5 = "__protocol=cv5.parquet"  # the protocol of the command, not the default cv10
+    assert out.count(f"nb_ef{cv5}") == out.count(f"nb_gaussian{cv5}") == 2
     assert_same_cells(cells(results), cells(serial[1]))
     assert not list(results.rglob("*.lock")) and not list(results.rglob("*.parts"))
     from repro.report.__main__ import main as report_main  # python -m repro.report
 
     capsys.readouterr()
-    assert report_main(["compare", f"results={results / 'default'}", "metric=accuracy"]) == 0
+    argv = [
+        "compare",
+        f"results={results / 'default'}",
+        "metric=accuracy",
+        f"out={tmp_path / 'cmp'}",
+    ]
+    assert report_main(argv) == 0
     assert "N = 2 data sets, k = 2 methods" in capsys.readouterr().out

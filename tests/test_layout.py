@@ -22,6 +22,7 @@ LAYERS = {
     "repro.stats": 0,
     "repro.config": 1,
     "repro.registry": 2,
+    "repro.command_line": 2,  # the checks and lists of the command lines (reads the registry)
     "repro.methods": 3,
     "repro.evaluation": 4,
     "repro.experiments": 5,

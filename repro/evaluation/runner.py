@@ -403,14 +403,21 @@ def evaluate(
     n_jobs : int
         Folds run in parallel with joblib.
     results_dir : path, optional
-        When given, the cell's records are stored (and resumed) under it.
+        When given, the cell's records are stored (and resumed) under it, named as ``python -m
+        repro`` names them: with ``experiment="default"``, a protocol other than cv10 is in the
+        file name (``nb__protocol=cv5.parquet``).
     backend : {"loky", "threading", "dask"}
         joblib's backend for the folds: processes (default), threads, or the workers of a Dask
         cluster (``"dask"``: create a ``distributed.Client`` first); the records do not depend on
         it.
     """
     check_backend(backend)
-    cell = make_cell(method, dataset, protocol, seed, experiment)
+    declared = None
+    if experiment == "default":  # as `python -m repro` without an experiment: cv10 by default
+        from repro.config import declared_protocol
+
+        declared = declared_protocol(None)
+    cell = make_cell(method, dataset, protocol, seed, experiment, default_protocol=declared)
     return run_cell(
         cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress,
         backend=backend,

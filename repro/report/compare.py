@@ -4,7 +4,8 @@ Statistical comparison of the methods found in any set of stored records (SPEC �
 sets × methods table of a metric (test split, mean over repetitions × folds), average ranks,
 Friedman χ²_F and Iman–Davenport F_F, and the all-pairs z-test on ranks adjusted by the chosen
 correction (nemenyi | holm | shaffer | bergmann). Prints them and writes into ``out`` (default:
-the results directory)::
+``compare/<results folder name>`` in the working directory, so that an ad-hoc comparison never
+lands beside committed results)::
 
     compare_<metric>_<correction>.md         ranks, Friedman line, adjusted p matrix, pair table
     compare_<metric>_<correction>.csv        adjusted p-value matrix (methods × methods)
@@ -166,6 +167,12 @@ def by_configuration(records: pd.DataFrame) -> pd.DataFrame:
     if labels.equals(records["method"].astype(str)):
         return records
     return records.assign(method=labels)
+
+
+def default_out(results) -> Path:
+    """Where a comparison goes without ``out=``: ``compare/<results folder name>`` under the
+    working directory, never into the results folder itself (which may be committed)."""
+    return Path("compare") / Path(results).resolve().name
 
 
 def select_methods(available: list[str], methods: list[str]) -> list[str]:
@@ -570,7 +577,7 @@ def main(args: list[str]) -> int:
             paths = compare_bayesian(
                 records,
                 metric=kv["metric"],
-                out=kv.get("out") or results,
+                out=kv.get("out") or default_out(results),
                 higher_is_better=higher_is_better,
                 split=split,
                 methods=methods,
@@ -585,7 +592,7 @@ def main(args: list[str]) -> int:
                 records,
                 metric=kv["metric"],
                 correction=kv.get("correction", "bergmann"),
-                out=kv.get("out") or results,
+                out=kv.get("out") or default_out(results),
                 higher_is_better=higher_is_better,
                 alpha=alpha,
                 split=split,

@@ -165,4 +165,5 @@ def test_readme_n_jobs_overrides(tmp_path, method, override):
     assert proc.returncode == 0, proc.stderr
     (written,) = tmp_path.rglob("*.parquet")
     name = {"cma": "snb_cma", "fnb_khiops": "fnb_khiops"}[method]
-    assert written.relative_to(tmp_path).as_posix() == f"default/iris/{name}.parquet"
+    # n_jobs is not in the name; the protocol other than the default cv10 is
+    assert written.relative_to(tmp_path).as_posix() == f"default/iris/{name}__protocol=cv5.parquet"

@@ -229,12 +229,14 @@ def test_read_records_skips_a_damaged_file_with_a_warning(tmp_path):
     ds = _dataset()
     a = runner.evaluate("nb_gaussian", ds, "cv5", results_dir=tmp_path)
     runner.evaluate("nb_ef", ds, "cv5", results_dir=tmp_path)
-    (tmp_path / "default" / "toy" / "nb_ef.parquet").write_bytes(b"PAR1 cut short")
-    with pytest.warns(CorruptFileWarning, match="skipped .*nb_ef.parquet"):
+    (tmp_path / "default" / "toy" / "nb_ef__protocol=cv5.parquet").write_bytes(b"PAR1 cut short")
+    with pytest.warns(CorruptFileWarning, match="skipped .*nb_ef__protocol=cv5.parquet"):
         records = read_records(tmp_path)
     pd.testing.assert_frame_equal(records, a)
-    with pytest.raises(ValueError, match="nb_ef.parquet is not a readable result file"):
-        read_records(tmp_path / "default" / "toy" / "nb_ef.parquet")
+    with pytest.raises(
+        ValueError, match="nb_ef__protocol=cv5.parquet is not a readable result file"
+    ):
+        read_records(tmp_path / "default" / "toy" / "nb_ef__protocol=cv5.parquet")
 
 
 def test_checkpoints_left_beside_a_finished_cell_are_removed(tmp_path, monkeypatch):

@@ -56,13 +56,17 @@ def test_compare_cli_bergmann(tmp_path, python_m):  # python_m: tests/conftest.p
     results = tmp_path / "results"
     _write_records(results, missing=(("ds7", "weak"),))
     proc = python_m(
-        "repro.report", "compare", f"results={results}", "metric=accuracy", "correction=bergmann"
-    )
+        "repro.report", "compare", f"results={results}", "metric=accuracy", "correction=bergmann",
+        cwd=tmp_path,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Average ranks" in out and "Friedman chi2_F" in out and "Iman-Davenport" in out
     assert "left out: ds7" in out
-    stem = results / "compare_accuracy_bergmann"
+    # without out=: into compare/<results folder name> of the working directory, never beside
+    # the records
+    assert not list(results.glob("compare_*"))
+    stem = tmp_path / "compare" / "results" / "compare_accuracy_bergmann"
     for suffix in (".md", ".csv", "_pairs.csv", "_cd.png", "_cd.pdf"):
         path = Path(f"{stem}{suffix}")
         assert path.exists() and path.stat().st_size > 0, path
@@ -234,7 +238,9 @@ def test_compare_keeps_a_parameter_sweep_and_a_seed_sweep_apart(tmp_path):
         "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
     )
     assert proc.returncode == 0, proc.stderr
-    adjusted = pd.read_csv(results / "compare_accuracy_bergmann.csv", index_col=0)
+    adjusted = pd.read_csv(
+        tmp_path / "compare" / "default" / "compare_accuracy_bergmann.csv", index_col=0
+    )
     assert sorted(adjusted.index) == [
         "nb_ef__n_bins=10",
         "nb_ef__n_bins=3",
@@ -283,7 +289,9 @@ def test_a_protocol_sweep_runs_and_compares_as_separate_configurations(tmp_path)
         "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
     )
     assert proc.returncode == 0, proc.stderr
-    adjusted = pd.read_csv(results / "compare_accuracy_bergmann.csv", index_col=0)
+    adjusted = pd.read_csv(
+        tmp_path / "compare" / "default" / "compare_accuracy_bergmann.csv", index_col=0
+    )
     assert sorted(adjusted.index) == [
         "nb_gaussian__protocol=cv10",
         "nb_gaussian__protocol=cv10,n_repeats=2",
