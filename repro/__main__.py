@@ -22,6 +22,7 @@ import difflib
 import os
 import re
 import sys
+import time
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -38,7 +39,7 @@ from repro.command_line import (
 )
 from repro.config import declared_protocol, register_dataset_configs
 from repro.registry import method_params, resolve_method_id
-from repro.sweep_status import report_job_status, status_folder, sweep_summary
+from repro.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 
 _CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
 #: ``method.KEY=...`` / ``dataset.KEY.sub=...``: an override of an existing key (no ``+``)
@@ -153,11 +154,12 @@ def check_override_keys(args: list[str]) -> None:
             )
 
 
-def run_cell_from_config(cfg: DictConfig) -> dict:
-    """Build the cell described by a composed configuration, run it and report."""
+def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
+    """Build the cell described by a composed configuration, run it and report: its summary
+    table, or one line when ``short`` (a cell of a sweep)."""
     from hydra.utils import get_method
 
-    from repro.evaluation.records import summarize
+    from repro.evaluation.records import format_summary, summarize
     from repro.evaluation.runner import check_backend, make_cell, run_cell
 
     method = HydraConfig.get().runtime.choices["method"]
@@ -176,16 +178,26 @@ def run_cell_from_config(cfg: DictConfig) -> dict:
     path = cell.path(cfg.results_dir)
     cached = path.exists() and not cfg.force
     backend = check_backend(cfg.get("backend", "loky"))
+    start = time.perf_counter()
     with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
         records = run_cell(
             cell, results_dir=cfg.results_dir, n_jobs=int(cfg.n_jobs), force=bool(cfg.force),
             progress=bool(cfg.progress), backend=backend,
         )  # fmt: skip
+    seconds = time.perf_counter() - start
     _failure_path(cfg).unlink(missing_ok=True)
-    table = summarize(records)
-    with_pd_options(lambda: print(table.to_string(index=False)))
-    print(f"{'already computed, read from' if cached else 'records written to'} {path}")
-    return {"path": str(path), "cached": cached}
+    summary = summarize(records, ["accuracy", "auc"] if short else None)
+    if short:  # a sweep: one line per cell
+        row = format_summary(summary).iloc[0]
+        print(
+            f"{'read' if cached else 'computed'} {cell.method_key} on {cell.dataset_key}: "
+            f"accuracy {row['accuracy']}, AUC {row.get('auc', '')} ({row['folds']} folds, "
+            f"{seconds:.1f} s) -> {path}"
+        )
+    else:
+        with_pd_options(lambda: print(format_summary(summary).to_string(index=False)))
+        print(f"{'already computed, read from' if cached else 'records written to'} {path}")
+    return {"path": str(path), "cached": cached, "seconds": seconds}
 
 
 def dask_client(address):
@@ -225,7 +237,7 @@ def hydra_main(cfg: DictConfig):
             if failed:  # a task that runs its own cells reports them like a sweep does
                 raise RuntimeError(f"{len(failed)} cells failed: " + "; ".join(map(str, failed)))
         else:
-            result = run_cell_from_config(cfg)
+            result = run_cell_from_config(cfg, short=multirun and not cfg.get("verbose", False))
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep
         if not multirun:
             print(f"error: {exc}", file=sys.stderr)
@@ -235,7 +247,8 @@ def hydra_main(cfg: DictConfig):
         print(f"cell failed (recorded, sweep continues): {exc}", file=sys.stderr)
         return {"error": str(exc)}
     if multirun:
-        report_job_status()
+        cell = result if isinstance(result, dict) else {}
+        report_job_status(cached=bool(cell.get("cached")), seconds=cell.get("seconds"))
     return result
 
 
@@ -295,6 +308,7 @@ def main() -> None:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
+    start = time.perf_counter()
     with status_folder() as folder:  # this sweep's own (also for the launcher's workers)
         try:
             hydra_main()
@@ -302,6 +316,13 @@ def main() -> None:
             print(resume_hint(argv), file=sys.stderr)
             sys.exit(130)
         total, failed = sweep_summary(folder())
+        reports = sweep_reports(folder())
+    if total > 1:
+        read = sum(1 for r in reports if r.get("cached") and "error" not in r)
+        print(
+            f"\nsweep: {total} cells: {total - read - len(failed)} computed, {read} read, "
+            f"{len(failed)} failed ({time.perf_counter() - start:.1f} s)"
+        )
     if failed:
         print(f"\n{len(failed)} of {total} cells failed:", file=sys.stderr)
         for report in failed:

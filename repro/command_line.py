@@ -48,6 +48,7 @@ What matters:
                        (default: results)
   force=true           recompute cells whose result file exists (default: read them)
   progress=false       no progress bar
+  verbose=true         a sweep prints each cell's summary table (default: one line per cell)
   --config-dir=DIR     your own configs: DIR/method/ID.yaml (a _target_ class of yours),
                        DIR/experiment/NAME.yaml; then method=ID or experiment=NAME as above
 
@@ -59,7 +60,7 @@ Hydra's own help: python -m repro --hydra-help."""
 LISTS = ("methods", "datasets", "experiments", "protocols")
 
 #: top-level keys of conf/config.yaml a user sets, and the type of their value
-_TYPED = {"seed": int, "n_jobs": int, "force": bool, "progress": bool}
+_TYPED = {"seed": int, "n_jobs": int, "force": bool, "progress": bool, "verbose": bool}
 _BOOLEANS = ("true", "false")
 
 

@@ -45,14 +45,21 @@ def report_job_status(**failure) -> None:
         pass
 
 
-def sweep_summary(folder) -> tuple[int, list[dict]]:
-    """(jobs reported, the failed ones) of a sweep's status folder."""
+def sweep_reports(folder) -> list[dict]:
+    """The reports of a sweep's jobs (overrides; ``error`` when failed; ``cached`` and
+    ``seconds`` of a cell)."""
     reports = []
     for path in sorted(Path(folder).glob("*.json")):
         try:
             reports.append(json.loads(path.read_text()))
         except (OSError, ValueError):
             continue
+    return reports
+
+
+def sweep_summary(folder) -> tuple[int, list[dict]]:
+    """(jobs reported, the failed ones) of a sweep's status folder."""
+    reports = sweep_reports(folder)
     return len(reports), [r for r in reports if "error" in r]
 
 

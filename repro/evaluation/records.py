@@ -282,32 +282,62 @@ def read_records(path) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+#: the metrics of a cell's summary: the predictive ones on the test split, model size and time
+SUMMARY_METRICS = (
+    "accuracy",
+    "auc",
+    "compression_rate",
+    "balanced_error_rate",
+    "log_sum",
+    "n_selected",
+    "fit_time",
+)
+
+
 def summarize(records: pd.DataFrame, metrics=None) -> pd.DataFrame:
-    """Mean and standard deviation over folds of each metric (test split; times from both)."""
-    metrics = metrics or [
-        "accuracy",
-        "auc",
-        "compression_rate",
-        "balanced_error_rate",
-        "log_sum",
-        "n_selected",
-        "fit_time",
-    ]
+    """Numbers, one row per (method, data set): ``<metric>_mean``, ``<metric>_sd`` (over folds;
+    0 for one fold) of each metric (test split; times and model size from the model rows) and
+    ``folds``. :func:`format_summary` prints it."""
+    metrics = list(metrics or SUMMARY_METRICS)
+    rows_of = records[records["split"].isin(["test", "model"])]
     test = records[records["split"] == "test"]
-    model = records[records["split"] == "model"]
     rows = []
-    group_cols = ["method", "dataset"]
-    for keys, grp in pd.concat([test, model]).groupby(group_cols, sort=False):
-        row = dict(zip(group_cols, keys))
+    for (method, dataset), grp in rows_of.groupby(["method", "dataset"], sort=False):
+        row = {"method": method, "dataset": dataset}
         for metric in metrics:
             values = grp.loc[grp["metric"] == metric, "value"].astype(float)
             if len(values):
-                row[metric] = (
-                    f"{values.mean():.4f} ± {values.std(ddof=1) if len(values) > 1 else 0:.4f}"
-                )
-        row["folds"] = int(test.loc[
-            (test["method"] == row["method"]) & (test["dataset"] == row["dataset"]),
-            ["repetition", "fold"],
-        ].drop_duplicates().shape[0])  # fmt: skip
+                row[f"{metric}_mean"] = float(values.mean())
+                row[f"{metric}_sd"] = float(values.std(ddof=1)) if len(values) > 1 else 0.0
+        own = test[(test["method"] == method) & (test["dataset"] == dataset)]
+        row["folds"] = int(own[["repetition", "fold"]].drop_duplicates().shape[0])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def meaningful(mean: float, sd: float) -> str:
+    """``mean ± sd`` with the digits the spread carries: sd to two significant digits and the
+    mean to the same decimal place (``0.832 ± 0.017``); a constant integer prints as one
+    (``19``); a constant value with four significant digits."""
+    if not np.isfinite(mean):
+        return str(mean)
+    if not np.isfinite(sd) or sd == 0:
+        if float(mean).is_integer():
+            return str(int(mean))
+        return f"{mean:.4g}"
+    decimals = max(0, 1 - int(np.floor(np.log10(abs(sd)))))
+    return f"{mean:.{decimals}f} ± {sd:.{decimals}f}"
+
+
+def format_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """The table of :func:`summarize` as text: one ``mean ± sd`` column per metric."""
+    out = summary[["method", "dataset"]].copy()
+    for column in summary.columns:
+        if column.endswith("_mean"):
+            metric = column[: -len("_mean")]
+            out[metric] = [
+                meaningful(m, s) if pd.notna(m) else ""
+                for m, s in zip(summary[column], summary[f"{metric}_sd"], strict=True)
+            ]
+    out["folds"] = summary["folds"]
+    return out

@@ -253,3 +253,37 @@ def test_git_revision_outside_a_checkout_is_unknown(tmp_path):
     spec.loader.exec_module(module)
     assert module.git_revision() == "unknown"
     assert len(records.git_revision()) == 12  # this checkout
+
+
+@pytest.mark.parametrize(
+    ("mean", "sd", "text"),
+    [
+        (0.83164, 0.01731, "0.832 ± 0.017"),
+        (0.95921, 0.00642, "0.9592 ± 0.0064"),
+        (-191.7464, 19.1884, "-192 ± 19"),
+        (19.0, 0.0, "19"),  # a constant count prints as an integer, not 19.0000
+        (0.123456, 0.0, "0.1235"),
+        (12.3456, 1.5, "12.3 ± 1.5"),
+    ],
+)
+def test_a_summary_prints_the_digits_the_spread_carries(mean, sd, text):
+    from repro.evaluation.records import meaningful
+
+    assert meaningful(mean, sd) == text
+
+
+def test_summarize_returns_numbers():
+    from repro.evaluation.records import format_summary, summarize
+
+    rows = [
+        dict(method="nb", dataset="iris", repetition=0, fold=f, split=s, metric=m, value=v)
+        for f, acc in enumerate([0.9, 1.0])
+        for s, m, v in [("test", "accuracy", acc), ("model", "n_selected", 4.0)]
+    ]
+    summary = summarize(pd.DataFrame(rows), ["accuracy", "n_selected"])
+    row = summary.iloc[0]
+    assert row["accuracy_mean"] == pytest.approx(0.95)
+    assert row["accuracy_sd"] == pytest.approx(np.std([0.9, 1.0], ddof=1))
+    assert (row["n_selected_mean"], row["n_selected_sd"], row["folds"]) == (4.0, 0.0, 2)
+    assert format_summary(summary).iloc[0]["accuracy"] == "0.950 ± 0.071"
+    assert format_summary(summary).iloc[0]["n_selected"] == "4"
