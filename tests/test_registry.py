@@ -33,6 +33,18 @@ def test_list_methods_covers_the_papers_and_marks_implemented():
     assert set(table.index[table["implemented"]]) == set(implemented_methods())
 
 
+def test_display_names_are_unique():
+    """A report row names one method: the three naive Bayes of the papers are told apart."""
+    table = list_methods()
+    assert not table["display_name"].duplicated().any(), table[table["display_name"].duplicated()]
+    names = table.set_index("id")["display_name"]
+    assert (names["nb"], names["nb_laplace"], names["nb_ml"]) == (
+        "NB (MODL)",
+        "NB (Laplace)",
+        "NB (ML)",
+    )
+
+
 def test_aliases_and_planned_methods():
     for alias, target in ALIASES.items():
         if target in implemented_methods():

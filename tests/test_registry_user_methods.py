@@ -55,8 +55,8 @@ def test_register_a_yaml_file_then_use_it_as_any_registry_id(tmp_path, registere
     twin_acc = twin.query("split == 'test' and metric == 'accuracy'")["value"].to_numpy()
     np.testing.assert_array_equal(acc, twin_acc)  # the same estimator on the same folds
     table = comparison_table(pd.concat([records, twin]), ["accuracy"], reference="my_nb")
-    assert list(table.index) == ["My NB", "NB"]
-    assert table.loc["NB", ("accuracy", "W/L")] == "0/0"
+    assert list(table.index) == ["My NB", "NB (MODL)"]
+    assert table.loc["NB (MODL)", ("accuracy", "W/L")] == "0/0"
 
 
 def test_register_a_mapping_and_the_stored_config_is_a_copy(registered):

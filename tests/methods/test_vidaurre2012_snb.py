@@ -28,7 +28,7 @@ def test_nb_ml_is_the_maximum_likelihood_naive_bayes_by_hand():
     ll1 = -0.5 * np.log(2 * np.pi * var) - (3 - 5) ** 2 / (2 * var) + np.log((0 + 1) / (3 + 2))
     expected = np.exp([ll0, ll1]) / np.exp([ll0, ll1]).sum()  # equal priors 1/2
     np.testing.assert_allclose(nb.predict_proba(z)[0], expected, rtol=1e-7)
-    assert display_name("nb_ml") == "NB" and display_name("snb_ml") == "SNB"
+    assert display_name("nb_ml") == "NB (ML)" and display_name("snb_ml") == "SNB"
 
 
 def _brute_force_snb(X, y, strict=True):
