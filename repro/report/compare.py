@@ -27,7 +27,8 @@ or a method id for all its configurations.
 
 ``test=bayesian`` (default ``test=frequentist``: the above) runs instead the Bayesian signed-rank
 test over data sets (Benavoli et al. 2017, JMLR 18(77); baycomp, :mod:`repro.stats.bayesian`) of
-one ``reference`` method (default: the first method) against every other: P(reference better),
+one ``reference`` method (default: the reference of the experiment whose results folder it is,
+its ``report.bayesian.reference``; else the first method) against every other: P(reference better),
 P(practically equivalent), P(other better) for a region of practical equivalence ``rope`` given in
 the metric's units (default 0.01), and writes::
 
@@ -519,6 +520,18 @@ def _number(key: str, value: str, kind=float):
         raise ValueError(f"{key} must be {name}, got {value!r}") from None
 
 
+def experiment_reference(results) -> str | None:
+    """The reference method of the experiment whose results folder ``results`` is (its
+    ``report.bayesian.reference``), None for any other folder."""
+    from repro.config import experiment_config, experiment_names
+
+    name = Path(results).resolve().name
+    if name not in experiment_names():
+        return None
+    report = experiment_config(name).get("report") or {}
+    return (report.get("bayesian") or {}).get("reference")
+
+
 def _bayesian_options(kv: dict[str, str]) -> dict:
     """The keyword arguments of :func:`run_bayesian` from the command line's ``key=value``."""
     rope = _number("rope", kv.get("rope", "0.01"))
@@ -566,6 +579,8 @@ def main(args: list[str]) -> int:
         from repro.evaluation.records import read_records
 
         results = Path(kv["results"])
+        if bayesian is not None and bayesian["reference"] is None:
+            bayesian["reference"] = experiment_reference(results)
         if not results.exists():
             raise ValueError(f"results directory {results} does not exist")
         records = read_records(results)

@@ -299,3 +299,16 @@ def test_compare_cli_hierarchical(tmp_path, capsys):
     expected = hierarchical(_boulle_folds("snb_cma").to_numpy(), _boulle_folds("nb").to_numpy(),
                             0.01, seed=0, chains=2, nsamples=2000, runs=1)  # fmt: skip
     assert (row["p_reference_better"], row["p_equivalent"], row["p_other_better"]) == expected
+
+
+def test_compare_of_an_experiment_folder_defaults_to_its_reference(tmp_path, capsys):
+    """Issue 27: the Bayesian comparison of boulle2007_table3's records compares SNB(CMA), the
+    experiment's reference, not whichever method comes first."""
+    from repro.report.__main__ import main
+
+    argv = ["compare", f"results={ROOT / 'results' / 'boulle2007_table3'}", "metric=auc",
+            "test=bayesian", "methods=nb,snb_cma", f"nsamples={N}", f"out={tmp_path}"]  # fmt: skip
+    assert main(argv) == 0
+    assert "Bayesian comparison of snb_cma" in capsys.readouterr().out
+    csv = pd.read_csv(tmp_path / "compare_auc_bayesian.csv")
+    assert set(csv["reference"]) == {"snb_cma"} and set(csv["method"]) == {"nb"}
