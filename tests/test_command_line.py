@@ -118,3 +118,15 @@ def test_ctrl_c_keeps_the_finished_folds_and_says_how_to_resume(tmp_path):
     assert "Traceback" not in err
     kept = len(list(parts.glob("*.parquet")))
     assert kept >= 2
+
+
+def test_the_report_command_explains_itself(tmp_path):
+    top = run_module("repro.report", "--help", cwd=tmp_path)
+    assert top.returncode == 0 and "experiment=NAME" in top.stdout and "compare" in top.stdout
+    compare = run_module("repro.report", "compare", "--help", cwd=tmp_path)
+    assert compare.returncode == 0
+    for key in ("results", "metric", "methods", "correction", "reference", "rope", "out"):
+        assert f"\n  {key} " in compare.stdout
+    typo = run_module("repro.report", "compare", "results=x", "metic=auc", cwd=tmp_path)
+    assert typo.returncode == 2
+    assert "unknown argument(s) ['metic']. Did you mean 'metric'?" in typo.stderr

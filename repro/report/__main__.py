@@ -21,6 +21,19 @@ USAGE = (
 )
 
 
+HELP = f"""{USAGE}
+
+Reports read stored records and never refit:
+  experiment=NAME      the paper's tables, figures, statistics and REPRODUCTION.md of one
+                       experiment, into results/NAME/ (python -m repro list experiments)
+  all                  the dashboard of a results folder: README.md, index.html, claims.csv
+  compare              statistics over any folder of records (python -m repro.report compare --help)
+
+Keys: results=DIR (default: results), out=DIR (default: the results folder; compare:
+compare/<results name>), paths.published=DIR (the papers' numbers), --config-dir=DIR (your own
+experiments, as for python -m repro)."""
+
+
 class NoRecords(FileNotFoundError):
     """The report of an experiment asked for before its run: it has no result records."""
 
@@ -86,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args[:1] != ["compare"] and any(a in ("--help", "-h") for a in args):
+        print(HELP)
+        return 0
     args = [
         a
         for i, a in enumerate(args)

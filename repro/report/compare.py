@@ -46,6 +46,7 @@ repetitions in the records) and the priors ``hierarchical.lower_alpha`` ... ``up
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
 from pathlib import Path
@@ -75,33 +76,49 @@ __all__ = [
 #: the values of ``test=``
 TESTS = ("frequentist", "bayesian")
 
-USAGE = (
-    "usage: python -m repro.report compare results=DIR metric=NAME "
-    f"[correction={'|'.join(CORRECTIONS)}] [higher_is_better=true|false] [out=DIR] "
-    "[alpha=0.05] [split=test] [monotone=false] [cap=true] [methods=a,b,c]\n"
-    "       python -m repro.report compare results=DIR metric=NAME test=bayesian [rope=0.01] "
-    "[reference=METHOD] [seed=0] [nsamples=50000] [hierarchical=false] "
-    "[hierarchical.chains=4] [hierarchical.nsamples=10000] [higher_is_better=...] [out=DIR] "
-    "[split=test] [methods=a,b,c]"
-)
-_KEYS = {
-    "results",
-    "metric",
-    "correction",
-    "higher_is_better",
-    "out",
-    "alpha",
-    "split",
-    "monotone",
-    "cap",
-    "methods",
-    "test",
+#: every argument of ``compare``: name → (default, what it is); the one source of the usage line,
+#: of ``--help`` and of the checks of the arguments
+OPTIONS = {
+    "results": ("(required)", "folder of records (any, e.g. results/boulle2007_table3)"),
+    "metric": ("(required)", "accuracy, auc, compression_rate, error, ... (test split)"),
+    "test": ("frequentist", "frequentist (ranks, Friedman, post-hoc) | bayesian (baycomp)"),
+    "methods": ("all", "comma-separated method ids or configuration labels (nb_ef__n_bins=3)"),
+    "higher_is_better": ("from the metric", "true | false"),
+    "out": ("compare/<results name>", "output folder"),
+    "split": ("test", "the split of the records (test | train | all)"),
+    "correction": ("bergmann", " | ".join(CORRECTIONS) + " (frequentist)"),
+    "alpha": ("0.05", "level of the CD diagram (frequentist)"),
+    "monotone": ("false", "monotone adjusted p-values (frequentist)"),
+    "cap": ("true", "adjusted p-values capped at 1 (frequentist)"),
+    "reference": ("the experiment's", "the method compared with every other (bayesian)"),
+    "rope": ("0.01", "region of practical equivalence, in the metric's units (bayesian)"),
+    "seed": ("0", "seed of the posterior samples (bayesian)"),
+    "nsamples": ("50000", "posterior samples (bayesian)"),
+    "hierarchical": ("false", "add the hierarchical t-test over folds, needs pystan (bayesian)"),
+    **{
+        f"hierarchical.{name}": ("", "option of the hierarchical test (bayesian)")
+        for name in HIERARCHICAL_OPTIONS
+    },
 }
+USAGE = "usage: python -m repro.report compare results=DIR metric=NAME [KEY=VALUE ...]"
+
+
+def help_text() -> str:
+    """``python -m repro.report compare --help``: every argument, its default, what it is."""
+    lines = [USAGE, "", "Arguments (KEY=VALUE):"]
+    for key, (default, text) in OPTIONS.items():
+        if key.startswith("hierarchical."):
+            continue
+        lines.append(f"  {key:<17} {text}" + (f"  [default: {default}]" if default else ""))
+    lines.append(f"  hierarchical.X    X in {', '.join(HIERARCHICAL_OPTIONS)} (bayesian)")
+    return "\n".join(lines)
+
+
+_KEYS = set(OPTIONS)
 _FREQUENTIST_KEYS = {"correction", "alpha", "monotone", "cap"}
 _BAYESIAN_KEYS = {"rope", "reference", "seed", "nsamples", "hierarchical"} | {
     f"hierarchical.{name}" for name in HIERARCHICAL_OPTIONS
 }
-_KEYS |= _FREQUENTIST_KEYS | _BAYESIAN_KEYS
 
 
 def _label(method: str) -> str:
@@ -560,11 +577,16 @@ def _bayesian_options(kv: dict[str, str]) -> dict:
 
 def main(args: list[str]) -> int:
     """Entry point of ``python -m repro.report compare key=value ...``."""
+    if any(a in ("--help", "-h") for a in args):
+        print(help_text())
+        return 0
     try:
         kv = parse_overrides(args)
         unknown = sorted(set(kv) - _KEYS)
         if unknown:
-            raise ValueError(f"unknown argument(s) {unknown}; allowed: {sorted(_KEYS)}")
+            close = difflib.get_close_matches(unknown[0], sorted(_KEYS), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"unknown argument(s) {unknown}.{hint} Allowed: {sorted(_KEYS)}")
         test = kv.get("test", "frequentist").strip().lower()
         if test not in TESTS:
             raise ValueError(f"test must be one of {list(TESTS)}, got {kv['test']!r}")
@@ -617,7 +639,7 @@ def main(args: list[str]) -> int:
                 echo=True,
             )
     except (ValueError, FileNotFoundError, ImportError) as err:
-        print(f"error: {err}\n{USAGE}", file=sys.stderr)
+        print(f"error: {err}\n{USAGE} (--help: every argument)", file=sys.stderr)
         return 2
     print("\nWrote:")
     for p in paths:
