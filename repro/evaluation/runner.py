@@ -392,9 +392,10 @@ def evaluate(
     ----------
     method : str, (str, dict) or estimator
         A registry id or alias, an (id, params) pair, or any scikit-learn classifier.
-    dataset : str, dict or Dataset
-        A catalog name, ``{"name": ..., **generator parameters}`` or a loaded
-        :class:`repro.datasets.Dataset`.
+    dataset : str, dict, Dataset or (X, y)
+        A catalog name, ``{"name": ..., **generator parameters}``, a loaded
+        :class:`repro.datasets.Dataset`, or your own ``(X, y)`` (a DataFrame or array and the
+        labels; its records name the data set "data").
     protocol : str, dict or Protocol
         "cv10", "cv5", "cv10x30", "holdout70", "synthetic" or the fields of a :class:`Protocol`
         (kind "synthetic": ``dataset`` must be a generator, sampled afresh per repetition).
@@ -467,6 +468,12 @@ def make_cell(
         defaults = {**defaults, **baseline}
     seed = check_seed(seed)
     protocol = get_protocol(protocol)
+    if isinstance(dataset, tuple):  # your own (X, y), checked as a catalog data set is
+        if len(dataset) != 2:
+            raise ValueError(
+                f"dataset as a tuple must be (X, y), got a tuple of {len(dataset)} items"
+            )
+        dataset = Dataset("data", *dataset, meta={"source": "arrays"})
     if protocol.kind == "synthetic":  # fresh generator samples, one block per repetition
         dataset = synthetic_dataset(dataset, protocol, seed)
     elif isinstance(dataset, dict):
@@ -477,6 +484,11 @@ def make_cell(
     elif not isinstance(dataset, Dataset):
         from repro.datasets import load_dataset
 
+        if not isinstance(dataset, str):
+            raise ValueError(
+                "dataset must be a catalog name, a dict of a name and generator parameters, a "
+                f"repro.datasets.Dataset or a tuple (X, y); got a {type(dataset).__name__}"
+            )
         dataset = load_dataset(dataset)
     return Cell(
         method_id, estimator, params, dataset, protocol, seed, experiment, defaults, **fields

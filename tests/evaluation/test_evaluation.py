@@ -287,3 +287,23 @@ def test_summarize_returns_numbers():
     assert (row["n_selected_mean"], row["n_selected_sd"], row["folds"]) == (4.0, 0.0, 2)
     assert format_summary(summary).iloc[0]["accuracy"] == "0.950 ± 0.071"
     assert format_summary(summary).iloc[0]["n_selected"] == "4"
+
+
+def test_evaluate_takes_your_own_x_y_and_a_wrong_dataset_gets_a_short_message():
+    from sklearn.datasets import load_iris
+    from sklearn.naive_bayes import GaussianNB
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    own = runner.evaluate(GaussianNB(), (X, y))
+    catalog = runner.evaluate(GaussianNB(), Dataset("data", X.to_numpy(), y.to_numpy()))
+    cols = ["repetition", "fold", "split", "metric", "value"]
+    keep = ~own["metric"].str.endswith("_time")
+    pd.testing.assert_frame_equal(  # the same data, name and labels: the same folds and scores
+        own.loc[keep, cols].reset_index(drop=True), catalog.loc[keep, cols].reset_index(drop=True)
+    )
+    assert set(own["dataset"]) == {"data"}
+    with pytest.raises(ValueError, match=r"or a tuple \(X, y\); got a list") as err:
+        runner.evaluate(GaussianNB(), [X, y])
+    assert len(str(err.value)) < 200  # no DataFrame printed into the message
+    with pytest.raises(ValueError, match="150 rows of attributes but 10 target values"):
+        runner.evaluate(GaussianNB(), (X, y[:10]))
