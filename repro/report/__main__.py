@@ -17,7 +17,7 @@ import sys
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
     "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]\n"
-    "       python -m repro.report all [results=DIR] [out=DIR]"
+    "       python -m repro.report all [results=DIR] [out=DIR] [complete=false]"
 )
 
 
@@ -26,7 +26,8 @@ HELP = f"""{USAGE}
 Reports read stored records and never refit:
   experiment=NAME      the paper's tables, figures, statistics and REPRODUCTION.md of one
                        experiment, into results/NAME/ (python -m repro list experiments)
-  all                  the dashboard of a results folder: README.md, index.html, claims.csv
+  all                  the dashboard of a results folder: README.md, index.html, claims.csv, of
+                       the experiments it holds (complete=true: all of them must be there)
   compare              statistics over any folder of records (python -m repro.report compare --help)
 
 Keys: results=DIR (default: results), out=DIR (default: the results folder; compare:
@@ -54,10 +55,15 @@ def dashboard_main(args: list[str]) -> int:
 
     def write() -> int:
         kv = parse_overrides(args)
-        unknown = [k for k in kv if k not in ("results", "out")]
+        unknown = [k for k in kv if k not in ("results", "out", "complete")]
         if unknown:
-            raise ValueError(f"unknown argument(s) {unknown}; valid: results, out\n{USAGE}")
-        return printed(generate_dashboard(kv.get("results"), kv.get("out")))
+            raise ValueError(
+                f"unknown argument(s) {unknown}; valid: results, out, complete\n{USAGE}"
+            )
+        complete = kv.get("complete", "false").lower()
+        if complete not in ("true", "false"):
+            raise ValueError(f"complete must be true or false, got {kv['complete']!r}")
+        return printed(generate_dashboard(kv.get("results"), kv.get("out"), complete == "true"))
 
     return exit_code(write, (DashboardError,))
 

@@ -239,13 +239,25 @@ def linked_results(tmp_path, leave_out=()) -> Path:
     return results
 
 
-def test_a_config_without_results_fails(tmp_path, capsys):
+def test_a_config_without_results_fails_only_when_the_dashboard_must_be_complete(tmp_path, capsys):
     results = linked_results(tmp_path, leave_out=("wu2015_fig2",))
-    assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 1
+    argv = ["all", f"results={results}", f"out={tmp_path / 'out'}", "complete=true"]
+    assert main(argv) == 1
     err = capsys.readouterr().err
     assert "config(s) with no results folder" in err and "wu2015_fig2" in err
     assert not (tmp_path / "out").exists()
     assert main(["all", "nosuch=1"]) == 2
+
+
+def test_the_dashboard_of_a_folder_shows_the_experiments_it_holds(tmp_path):
+    """Issue 27: a folder of your own runs (here one experiment's records) gets its dashboard."""
+    results = tmp_path / "mine"
+    results.mkdir()
+    (results / "khiops_agreement").symlink_to(RESULTS / "khiops_agreement")
+    with pytest.warns(UserWarning, match="left out of its dashboard: .*wu2015_table2"):
+        assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 0
+    page = (tmp_path / "out" / "README.md").read_text()
+    assert "**khiops_agreement**" in page and "**wu2015_table2**" not in page
 
 
 def test_a_results_folder_without_config_fails(tmp_path, configs):

@@ -57,6 +57,7 @@ configs, records, run dates, published values and the consistency check), :mod:`
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -78,6 +79,7 @@ from repro.report.dashboard.inputs import (
     dashboard_configs,
     folder_records,
     paper_datasets,
+    present_configs,
     published_comparison,
     run_of,
     store_names,
@@ -186,12 +188,28 @@ def write_dashboard(dashboard: dict, results_dir, out_dir) -> list[Path]:
     return [md, page, rows]
 
 
-def generate_dashboard(results_dir=None, out_dir=None) -> list[Path]:
-    """``python -m repro.report all``: collect every row, draw, write; return the paths."""
+def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -> list[Path]:
+    """``python -m repro.report all``: collect every row, draw, write; return the paths.
+
+    The rows are the experiments whose records the results folder holds (a warning names the
+    others); ``complete``: every experiment must be there (a DashboardError otherwise), as for
+    the committed results of the package."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     out_dir = Path(out_dir) if out_dir is not None else results_dir
-    claims = all_claims(paths().published, results_dir)
-    dashboard = collect(results_dir, figures_dir=out_dir, claims=claims)
+    configs, absent = dashboard_configs(), []
+    if not complete:
+        configs, absent = present_configs(results_dir, configs)
+        if absent:
+            warnings.warn(
+                f"experiments without results in {results_dir}, left out of its dashboard: "
+                f"{', '.join(absent)}",
+                stacklevel=2,
+            )
+    check_consistency(results_dir, configs)  # before the claims: they read every record
+    claims = all_claims(
+        paths().published, results_dir, experiments=set(configs) if absent else None
+    )
+    dashboard = collect(results_dir, figures_dir=out_dir, configs=configs, claims=claims)
     return [*write_dashboard(dashboard, results_dir, out_dir), write_claims_csv(claims, out_dir)]
 
 

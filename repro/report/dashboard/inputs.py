@@ -55,6 +55,19 @@ def store_names(cfg: dict) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def present_configs(results_dir, configs: dict[str, dict]) -> tuple[dict[str, dict], list[str]]:
+    """(the configs whose results folder, or a store they read, is in ``results_dir``; the names
+    of the others)."""
+    results_dir = Path(results_dir)
+
+    def present(name: str, cfg: dict) -> bool:
+        folders = [cfg.get("experiment_name", name), *store_names(cfg)]
+        return any((results_dir / f).is_dir() for f in folders)
+
+    kept = {n: c for n, c in configs.items() if present(n, c)}
+    return kept, sorted(set(configs) - set(kept))
+
+
 def check_consistency(results_dir, configs: dict[str, dict]) -> None:
     """:class:`DashboardError` on a config without results folder or a folder without config."""
     results_dir = Path(results_dir)
