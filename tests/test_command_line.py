@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 
-import pandas as pd
 import pytest
 from conftest import ROOT, run_module
 
@@ -69,32 +68,6 @@ def test_a_wrong_value_gets_one_or_two_lines_naming_it(tmp_path, args, expected)
         assert text in proc.stderr
     assert len(proc.stderr.strip().splitlines()) <= 2
     assert "Traceback" not in proc.stderr and "search path" not in proc.stderr.lower()
-
-
-def test_your_own_method_and_experiment_from_your_own_folder(tmp_path):
-    conf = tmp_path / "myconf"
-    (conf / "method").mkdir(parents=True)
-    (conf / "experiment").mkdir()
-    (tmp_path / "mynb.py").write_text(
-        "from sklearn.naive_bayes import GaussianNB\n\n\nclass MyNB(GaussianNB):\n    pass\n"
-    )
-    (conf / "method" / "mine.yaml").write_text("_target_: mynb.MyNB\nvar_smoothing: 1.0e-9\n")
-    (conf / "experiment" / "my_study.yaml").write_text(
-        "# @package _global_\n# My study: my NB against Gaussian NB.\nexperiment_name: my_study\n"
-        "hydra:\n  mode: MULTIRUN\n  sweeper:\n    params:\n      method: mine,nb_gaussian\n"
-        "      dataset: iris,wine\n"
-    )
-    one = repro(tmp_path, "--config-dir=myconf", "method=mine", "dataset=iris", "progress=false")
-    assert one.returncode == 0, one.stderr
-    assert (tmp_path / "results/default/iris/mine.parquet").is_file()
-    sweep = repro(tmp_path, "--config-dir", "myconf", "experiment=my_study", "progress=false")
-    assert sweep.returncode == 0, sweep.stderr
-    report = run_module("repro.report", "experiment=my_study", "--config-dir=myconf", cwd=tmp_path)
-    assert report.returncode == 0, report.stderr
-    summary = (tmp_path / "results/my_study/summary.md").read_text()
-    assert "| mine |" in summary and "2 data sets: iris, wine." in summary
-    records = pd.read_parquet(tmp_path / "results/my_study/wine/mine.parquet")
-    assert set(records["method"]) == {"mine"}
 
 
 def test_ctrl_c_keeps_the_finished_folds_and_says_how_to_resume(tmp_path):

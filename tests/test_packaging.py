@@ -157,3 +157,40 @@ def test_main_job_from_the_wheel_reads_the_bundled_data(installed, tmp_path):
     assert len(both) == len(committed[~committed["metric"].str.endswith("_time")]) > 0
     assert set(both["n_train"] + both["n_test"]) == {150}
     np.testing.assert_allclose(both["value"], both["value_committed"], rtol=1e-12, atol=1e-12)
+
+
+def test_your_own_method_and_experiment_from_your_own_folder(installed, tmp_path):
+    """Issue 27, the README's recipe from the installed wheel in a folder outside the checkout:
+    a class and its config in ``myconf/method/``, an experiment in ``myconf/experiment/``; run,
+    report and dashboard of that folder."""
+    python, _ = installed
+    conf = tmp_path / "myconf"
+    (conf / "method").mkdir(parents=True)
+    (conf / "experiment").mkdir()
+    (tmp_path / "mynb.py").write_text(
+        "from sklearn.naive_bayes import GaussianNB\n\n\nclass MyNB(GaussianNB):\n    pass\n"
+    )
+    (conf / "method" / "mine.yaml").write_text("_target_: mynb.MyNB\nvar_smoothing: 1.0e-9\n")
+    (conf / "experiment" / "my_study.yaml").write_text(
+        "# @package _global_\n# My study: my NB against Gaussian NB.\nexperiment_name: my_study\n"
+        "hydra:\n  mode: MULTIRUN\n  sweeper:\n    params:\n      method: mine,nb_gaussian\n"
+        "      dataset: iris,wine\n"
+    )
+    env = isolated_env(tmp_path)
+
+    def repro(*args, module="repro"):
+        proc = run([python, "-m", module, *args], cwd=tmp_path, env=env)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+    repro("--config-dir=myconf", "method=mine", "dataset=iris", "progress=false")
+    assert (tmp_path / "results/default/iris/mine.parquet").is_file()
+    repro("--config-dir", "myconf", "experiment=my_study", "progress=false")
+    repro("--config-dir=myconf", "experiment=my_study", module="repro.report")
+    summary = (tmp_path / "results/my_study/summary.md").read_text()
+    assert "| mine |" in summary and "2 data sets: iris, wine." in summary
+    records = pd.read_parquet(tmp_path / "results/my_study/wine/mine.parquet")
+    assert set(records["method"]) == {"mine"}
+    repro("--config-dir=myconf", "all", module="repro.report")
+    page = (tmp_path / "results" / "README.md").read_text()
+    assert "**my_study**" in page and "**boulle2007_table3**" not in page

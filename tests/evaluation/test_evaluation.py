@@ -94,7 +94,8 @@ def test_evaluate_accepts_estimator_and_params_pair(tmp_path):
     assert (rec["method"] == "GaussianNB").all()
     rec2 = runner.evaluate(("nb_ef", {"n_bins": 3}), ds, protocol="cv5", results_dir=tmp_path)
     assert (rec2["p_n_bins"] == 3).all()
-    assert (tmp_path / "default" / "toy" / "nb_ef__n_bins=3.parquet").exists()
+    # cv5 is not the default cv10: the protocol is in the name, after the parameters
+    assert (tmp_path / "default" / "toy" / "nb_ef__n_bins=3__protocol=cv5.parquet").exists()
 
 
 def test_small_classes_allowed_on_demand_with_the_same_folds_otherwise():
@@ -112,7 +113,9 @@ def test_small_classes_allowed_on_demand_with_the_same_folds_otherwise():
 def test_a_stored_cell_of_another_configuration_is_not_reused(tmp_path):
     ds = _dataset()
     runner.evaluate("nb_gaussian", ds, protocol="cv5", seed=0, results_dir=tmp_path)
-    cell = runner.make_cell("nb_gaussian", ds, "cv10", seed=0)  # same file, other folds
+    # a cell that does not name its protocol (no declared one) and whose file holds cv5's
+    cell = runner.make_cell("nb_gaussian", ds, "cv10", seed=0)
+    (tmp_path / "default" / "toy" / "nb_gaussian__protocol=cv5.parquet").rename(cell.path(tmp_path))
     with pytest.raises(ValueError, match="another configuration.*force=true"):
         runner.run_cell(cell, results_dir=tmp_path)
     rec = runner.run_cell(cell, results_dir=tmp_path, force=True)

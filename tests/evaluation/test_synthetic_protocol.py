@@ -157,7 +157,7 @@ def test_evaluate_nb_on_di_end_to_end(tmp_path):
     serial = evaluate("nb", "DI", protocol=SYN3, seed=0)
     parallel = evaluate("nb", "DI", protocol=SYN3, seed=0, n_jobs=2, results_dir=tmp_path)
     pd.testing.assert_frame_equal(_without_times(serial), _without_times(parallel))
-    assert (tmp_path / "default" / "DI" / "nb.parquet").is_file()
+    assert (tmp_path / "default" / "DI" / "nb__protocol=synthetic,n_repeats=3.parquet").is_file()
     assert sorted(set(serial["repetition"])) == [0, 1, 2] and set(serial["fold"]) == {0}
     assert set(serial["n_train"]) == {300} and set(serial["n_test"]) == {3000}
     # the protocol is named with its fields that differ from the named one (100 repetitions)
