@@ -71,15 +71,15 @@ def test_a_wrong_value_gets_one_or_two_lines_naming_it(tmp_path, args, expected)
 
 
 def test_ctrl_c_keeps_the_finished_folds_and_says_how_to_resume(tmp_path):
-    """SIGINT during a 30 × 10-fold run: one line naming the resuming command, exit 130; the
-    same command then finishes the cell from the checkpoints."""
+    """SIGINT during a 30 × 10-fold run: one line naming the resuming command, exit 130, the
+    finished folds' checkpoints kept (resuming from them: tests/reliability)."""
     args = ["method=nb_gaussian", "dataset=letter", "protocol=cv10x30", "progress=false"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "repro", *args],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    parts = tmp_path / "results/default/letter/nb_gaussian.parts"
+    parts = tmp_path / "results/default/letter/nb_gaussian__protocol=cv10x30.parts"
     deadline = time.time() + 120
     while time.time() < deadline and not (parts.is_dir() and len(list(parts.iterdir())) >= 2):
         time.sleep(0.2)
