@@ -19,7 +19,12 @@ import json
 
 import pandas as pd
 
-__all__ = ["CONFIGURATION_COLUMNS", "configuration_labels", "pooled_configurations"]
+__all__ = [
+    "CONFIGURATION_COLUMNS",
+    "configuration_labels",
+    "pooled_configurations",
+    "refuse_pooled",
+]
 
 #: the record columns whose values tell configurations of one method apart
 CONFIGURATION_COLUMNS = ("params", "seed", "protocol")
@@ -40,17 +45,9 @@ def _token(value) -> str:
     return text.replace(" ", "")
 
 
-def configuration_labels(records: pd.DataFrame) -> pd.Series:
-    """One label per record row: ``method`` plus ``__key=value`` for every parameter, then the
-    seed and the protocol, that takes several values among that method's records on one data
-    set (parameters sorted by name). A method run with other parameters on other data sets only
-    (one configuration per data set) is not a sweep and keeps its plain id."""
-    columns = [c for c in CONFIGURATION_COLUMNS if c in records.columns]
-    if not columns:
-        return records["method"].astype(str)
-    ids = ["method", *columns]
-    dataset = ["dataset"] if "dataset" in records.columns else []
-    configs = records[ids + dataset].astype(str).drop_duplicates()
+def _labels_of_configurations(configs: pd.DataFrame, ids: list[str], dataset: list[str]) -> dict:
+    """(ids as strings) → label, over the distinct rows ``configs`` (ids + data set, strings)."""
+    columns = ids[1:]
     settings = {
         key: {
             **_params(key[1 + columns.index("params")] if "params" in columns else ""),
@@ -71,14 +68,51 @@ def configuration_labels(records: pd.DataFrame) -> pd.Series:
         for key in group[ids].drop_duplicates().itertuples(index=False, name=None):
             parts = [f"{k}={_token(settings[key].get(k))}" for k in order]
             labels[key] = "__".join([str(method), *parts])
-    keys = records[ids].astype(str).itertuples(index=False, name=None)
-    return pd.Series([labels[k] for k in keys], index=records.index, name="method")
+    return labels
+
+
+def configuration_labels(records: pd.DataFrame) -> pd.Series:
+    """One label per record row: ``method`` plus ``__key=value`` for every parameter, then the
+    seed and the protocol, that takes several values among that method's records on one data
+    set (parameters sorted by name). A method run with other parameters on other data sets only
+    (one configuration per data set) is not a sweep and keeps its plain id."""
+    columns = [c for c in CONFIGURATION_COLUMNS if c in records.columns]
+    if not columns:
+        return records["method"].astype(str)
+    ids = ["method", *columns]
+    dataset = ["dataset"] if "dataset" in records.columns else []
+    distinct = records[ids + dataset].drop_duplicates()  # few rows: the work is done on them
+    labels = _labels_of_configurations(distinct.astype(str), ids, dataset)
+    table = distinct[ids].drop_duplicates()
+    table = table.assign(
+        label=[labels[k] for k in table.astype(str).itertuples(index=False, name=None)]
+    )
+    merged = records[ids].merge(table, on=ids, how="left")
+    return pd.Series(merged["label"].to_numpy(), index=records.index, name="method")
 
 
 def pooled_configurations(records: pd.DataFrame) -> dict[str, list[str]]:
     """Methods whose records hold several configurations: method id → their labels (sorted)."""
-    labels = configuration_labels(records)
-    found = pd.DataFrame({"method": records["method"].astype(str), "label": labels})
+    columns = [c for c in CONFIGURATION_COLUMNS if c in records.columns]
+    keys = ["method", *(["dataset"] if "dataset" in records.columns else [])]
+    distinct = records[keys + columns].drop_duplicates()
+    if not columns or not distinct.duplicated(keys).any():
+        return {}  # one configuration per method and data set
+    labels = configuration_labels(distinct)
+    found = pd.DataFrame({"method": distinct["method"].astype(str), "label": labels})
     found = found.drop_duplicates()
     counts = found.groupby("method")["label"].nunique()
     return {m: sorted(found.loc[found["method"] == m, "label"]) for m in counts[counts > 1].index}
+
+
+def refuse_pooled(records: pd.DataFrame) -> None:
+    """A ValueError naming the configurations when the records hold several of one method:
+    a mean over them would pool them."""
+    pooled = pooled_configurations(records)
+    if pooled:
+        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
+        raise ValueError(
+            f"the records hold several configurations of one method ({listing}); a table of "
+            "means would pool them. Select one configuration, or relabel each with "
+            "repro.stats.configurations.configuration_labels"
+        )

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from repro.stats.configurations import pooled_configurations
+from repro.stats.configurations import refuse_pooled
 
 __all__ = [
     "PairedTResult",
@@ -81,14 +81,7 @@ def metric_table(records: pd.DataFrame, metric: str, split: str | None = "test")
         or protocol sweep; :mod:`repro.stats.configurations`) are a ValueError, never pooled.
     """
     sub = _check_records(records, metric, split)
-    pooled = pooled_configurations(sub)
-    if pooled:
-        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
-        raise ValueError(
-            f"the records hold several configurations of one method ({listing}); a table of "
-            "means would pool them. Select one configuration, or relabel each with "
-            "repro.stats.configurations.configuration_labels"
-        )
+    refuse_pooled(sub)
     methods = list(dict.fromkeys(sub["method"].tolist()))
     table = sub.groupby(["dataset", "method"], sort=True)["value"].mean().unstack("method")
     table = table.reindex(columns=methods)
@@ -175,14 +168,7 @@ def paired_t_wins_losses(
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     sub = _check_records(records, metric, split)
-    pooled = pooled_configurations(sub)
-    if pooled:
-        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
-        raise ValueError(
-            f"the records hold several configurations of one method ({listing}); a table of "
-            "means would pool them. Select one configuration, or relabel each with "
-            "repro.stats.configurations.configuration_labels"
-        )
+    refuse_pooled(sub)
     methods = list(dict.fromkeys(sub["method"].tolist()))
     if reference not in methods:
         raise ValueError(f"reference method {reference!r} not in records; methods: {methods}")
