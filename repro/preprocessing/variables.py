@@ -327,7 +327,7 @@ class EqualWidthDensityModel(VariableModel):
     column's training range (all classes), 1/((n_j + n_bins) · (max − min)): never zero, never
     above the density of a bin inside, and not larger for a class whose own range is narrow;
     "tail": the pseudo-count spread over the class's own bins, 1/((n_j + n_bins) · n_bins ·
-    width); "edge": the density of the nearest edge bin (SPEC §3.5's literal rule), which can
+    width); "edge": the density of the nearest edge bin (the earlier rule), which can
     give a value beyond a class's range that class's highest density. A class without values
     keeps its uniform density everywhere.
     """

@@ -36,7 +36,7 @@ class HistogramDensityModel(VariableModel):
     not informative.
 
     ``out_of_range``, for a value outside the class's histogram [e_0, e_K]:
-    "edge": the density of the nearest edge bin (SPEC §3.5's rule for EWB-10, whose edge bins
+    "edge": the density of the nearest edge bin (EWB-10's earlier rule, whose edge bins
     are a tenth of the range); "tail": the value falls in an empty bin, one Laplace pseudo-count
     spread over the histogram's length, 1/((n_j + K_j)(e_K − e_0)), never zero and never above the
     density of a bin inside; "column": the pseudo-count spread over the column's training range
