@@ -383,3 +383,14 @@ def test_update_recomputes_one_row_to_the_full_result(built, configs, tmp_path):
     assert (results / "README.md").read_text() == render_markdown(dashboard, RESULTS, RESULTS)
     assert (results / "index.html").read_text() == render_html(dashboard, RESULTS, RESULTS)
     assert update_dashboard("example_baselines", results, configs) == []  # not on it
+
+
+def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
+    from repro.report.dashboard.build import remove_unreferenced_figures
+
+    for name in ("kept_vs_a.png", "old_vs_b.png"):
+        (tmp_path / name).write_bytes(b"png")
+    (tmp_path / "rows.json").write_text("{}")
+    page = "| x | [Bayesian](dashboard/kept_vs_a.png) |"
+    assert remove_unreferenced_figures(tmp_path, page) == [tmp_path / "old_vs_b.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]

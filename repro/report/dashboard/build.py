@@ -185,7 +185,17 @@ def write_dashboard(dashboard: dict, results_dir, out_dir) -> list[Path]:
     md.write_text(render_markdown(dashboard, results_dir, out_dir))
     page = out_dir / "index.html"
     page.write_text(render_html(dashboard, results_dir, out_dir))
+    remove_unreferenced_figures(out_dir / FIGURES, md.read_text())
     return [md, page, rows]
+
+
+def remove_unreferenced_figures(folder, page: str) -> list[Path]:
+    """Delete the PNG files of the dashboard's folder that ``page`` no longer shows (a plot of
+    a comparison that changed its rival): the folder holds what the page links, nothing else."""
+    stale = [p for p in Path(folder).glob("*.png") if p.name not in page]
+    for path in stale:
+        path.unlink()
+    return stale
 
 
 def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -> list[Path]:
