@@ -20,7 +20,7 @@ __all__ = [
     "LISTS",
     "UsageError",
     "check_top_level",
-    "config_dir_arguments",
+    "split_config_dirs",
     "use_config_dirs",
     "list_table",
     "resume_hint",
@@ -90,7 +90,7 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
     and the typed values parse: else a :class:`UsageError` naming the key and the valid
     choices. ``experiments``: the valid experiment names (default: the package's)."""
     keys = top_level_keys()
-    args = [a for i, a in enumerate(args) if i == 0 or args[i - 1] not in ("--config-dir", "-cd")]
+    args = split_config_dirs(args)[1]
     for arg in args:
         key, _, value = arg.partition("=")
         if key.lstrip("+") == "experiment":  # the keys an experiment's config adds
@@ -143,17 +143,22 @@ def _parses(text: str, kind) -> bool:
     return re.fullmatch(r"[+-]?\d+", text) is not None
 
 
-def config_dir_arguments(argv: list[str]) -> list[str]:
-    """The folders of ``--config-dir DIR``, ``--config-dir=DIR`` and ``-cd DIR`` (Hydra's flag)."""
-    found = []
-    for i, arg in enumerate(argv):
+def split_config_dirs(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the folders of ``--config-dir DIR``, ``--config-dir=DIR`` and ``-cd DIR`` (Hydra's flag),
+    the other arguments in order)."""
+    folders, rest = [], []
+    args = iter(argv)
+    for arg in args:
         if arg in ("--config-dir", "-cd"):
-            if i + 1 >= len(argv):
+            folder = next(args, None)
+            if folder is None:
                 raise UsageError(f"{arg} needs a folder: {arg} DIR")
-            found.append(argv[i + 1])
+            folders.append(folder)
         elif arg.startswith("--config-dir="):
-            found.append(arg.partition("=")[2])
-    return found
+            folders.append(arg.partition("=")[2])
+        else:
+            rest.append(arg)
+    return folders, rest
 
 
 def use_config_dirs(argv: list[str]) -> list[str]:
@@ -166,7 +171,7 @@ def use_config_dirs(argv: list[str]) -> list[str]:
     from repro.registry import register_method
 
     registered = []
-    for path in config_dir_arguments(argv):
+    for path in split_config_dirs(argv)[0]:
         try:
             folder = add_config_dir(path)
         except ValueError as exc:

@@ -300,7 +300,6 @@ def summarize(records: pd.DataFrame, metrics=None) -> pd.DataFrame:
     ``folds``. :func:`format_summary` prints it."""
     metrics = list(metrics or SUMMARY_METRICS)
     rows_of = records[records["split"].isin(["test", "model"])]
-    test = records[records["split"] == "test"]
     rows = []
     for (method, dataset), grp in rows_of.groupby(["method", "dataset"], sort=False):
         row = {"method": method, "dataset": dataset}
@@ -309,8 +308,8 @@ def summarize(records: pd.DataFrame, metrics=None) -> pd.DataFrame:
             if len(values):
                 row[f"{metric}_mean"] = float(values.mean())
                 row[f"{metric}_sd"] = float(values.std(ddof=1)) if len(values) > 1 else 0.0
-        own = test[(test["method"] == method) & (test["dataset"] == dataset)]
-        row["folds"] = int(own[["repetition", "fold"]].drop_duplicates().shape[0])
+        test = grp[grp["split"] == "test"]
+        row["folds"] = int(test[["repetition", "fold"]].drop_duplicates().shape[0])
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -96,25 +96,18 @@ def experiment_main(args: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from repro.command_line import UsageError, config_dir_arguments, use_config_dirs
+    from repro.command_line import UsageError, split_config_dirs, use_config_dirs
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         use_config_dirs(args)
-        folders = config_dir_arguments(args)
+        args = split_config_dirs(args)[1]
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args[:1] != ["compare"] and any(a in ("--help", "-h") for a in args):
         print(HELP)
         return 0
-    args = [
-        a
-        for i, a in enumerate(args)
-        if not a.startswith("--config-dir")
-        and a != "-cd"
-        and not (i and args[i - 1] in ("--config-dir", "-cd") and a in folders)
-    ]
     if args and args[0] == "compare":
         from repro.report.compare import main as compare_main
 

@@ -228,20 +228,25 @@ def _sweep(cwd: Path, *args: str):
     assert proc.returncode == 0, proc.stderr
 
 
+def _compared(cwd: Path, results: Path):
+    """``compare results=... metric=accuracy`` as typed in ``cwd``: (its output, the sorted
+    columns of the adjusted p matrix it wrote into compare/<results name>/)."""
+    proc = run_module("repro.report", "compare", f"results={results}", "metric=accuracy", cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    adjusted = pd.read_csv(
+        cwd / "compare" / results.name / "compare_accuracy_bergmann.csv", index_col=0
+    )
+    return proc, sorted(adjusted.index)
+
+
 def test_compare_keeps_a_parameter_sweep_and_a_seed_sweep_apart(tmp_path):
     """Issue 27: ``method.n_bins=3,10`` and ``seed=0,1`` give one column per configuration,
     each the mean of its own result files, never the mean of the variants."""
     _sweep(tmp_path, "method=nb_ef", "method.n_bins=3,10", "dataset=iris,wine")
     _sweep(tmp_path, "method=nb_gaussian", "seed=0,1", "dataset=iris,wine")
     results = tmp_path / "results" / "default"
-    proc = run_module(
-        "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr
-    adjusted = pd.read_csv(
-        tmp_path / "compare" / "default" / "compare_accuracy_bergmann.csv", index_col=0
-    )
-    assert sorted(adjusted.index) == [
+    proc, columns = _compared(tmp_path, results)
+    assert columns == [
         "nb_ef__n_bins=10",
         "nb_ef__n_bins=3",
         "nb_gaussian__seed=0",
@@ -285,14 +290,8 @@ def test_a_protocol_sweep_runs_and_compares_as_separate_configurations(tmp_path)
     ]
     folds = pd.read_parquet(results / "iris" / "nb_gaussian__protocol=cv10,n_repeats=2.parquet")
     assert folds[["repetition", "fold"]].drop_duplicates().shape[0] == 20
-    proc = run_module(
-        "repro.report", "compare", f"results={results}", "metric=accuracy", cwd=tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr
-    adjusted = pd.read_csv(
-        tmp_path / "compare" / "default" / "compare_accuracy_bergmann.csv", index_col=0
-    )
-    assert sorted(adjusted.index) == [
+    _, columns = _compared(tmp_path, results)
+    assert columns == [
         "nb_gaussian__protocol=cv10",
         "nb_gaussian__protocol=cv10,n_repeats=2",
         "nb_gaussian__protocol=cv5",
