@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
-from repro.preprocessing.histograms.complexity import log_parametric_complexity, log_r2
+from repro.preprocessing.histograms import mdl
+from repro.preprocessing.histograms.complexity import (
+    log_parametric_complexity,
+    log_parametric_complexity_at,
+    log_r2,
+)
 from repro.preprocessing.histograms.mdl import (
     candidate_cuts,
     grid_size,
@@ -54,6 +59,20 @@ def test_log_r_is_stable_for_large_n_and_k():
     assert math.exp(log_r[1]) == pytest.approx(math.sqrt(math.pi * 1e6 / 2) + 2 / 3, rel=1e-6)
 
 
+@pytest.mark.parametrize(("k", "n"), [(3, 4), (4, 5), (5, 3), (1, 7), (2, 1)])
+def test_closed_form_sum_equals_the_definition(k, n):
+    assert math.exp(log_parametric_complexity_at(k, n)) == pytest.approx(_multinomial_r(k, n))
+
+
+@pytest.mark.parametrize("n", [1, 2, 50, 1000])
+def test_closed_form_sum_equals_the_recurrence_and_log_r_is_concave(n):
+    log_r = log_parametric_complexity(5000, n)
+    for k in (2, 3, 100, 5000):
+        assert log_parametric_complexity_at(k, n) == pytest.approx(log_r[k - 1], rel=1e-10)
+    # the ratio R(K)/R(K − 1) falls with K: what lets the extra-cut check look at two ends only
+    assert np.all(np.diff(log_r, 2) < 0)
+
+
 def test_epsilon_and_candidates_merge_runs_of_equal_values():
     x = np.array([3.0, 1.0, 1.0, 2.0, 3.0, 3.0])
     assert prediscretisation_epsilon(x) == 0.5
@@ -96,7 +115,8 @@ def test_dp_equals_exhaustive_search_over_all_cut_sets(cut_set_code):
         assert h.gap == 0.0 and h.counts.sum() == x.size
 
 
-def test_hull_search_equals_the_layered_programme():
+@pytest.mark.parametrize("cut_set_code", [False, True])
+def test_hull_search_equals_the_layered_programme(cut_set_code):
     rng = np.random.default_rng(1)
     for trial in range(40):
         n = int(rng.integers(5, 150))
@@ -105,9 +125,40 @@ def test_hull_search_equals_the_layered_programme():
             x = rng.normal(size=n)
         if np.unique(x).size < 2:
             continue
-        fast, ref = mdl_histogram(x), mdl_histogram(x, search="layered")
-        assert fast.sc == pytest.approx(ref.sc, rel=1e-12)
-        assert fast.gap == 0.0
+        ref = mdl_histogram(x, cut_set_code=cut_set_code, search="layered")
+        for tolerance in (0.0, 4.0, np.inf):  # how thin the starting penalties are: speed only
+            fast = mdl_histogram(x, cut_set_code=cut_set_code, ladder_tolerance=tolerance)
+            assert fast.sc == pytest.approx(ref.sc, rel=1e-12)
+            assert fast.gap == 0.0
+
+
+def test_extra_cuts_checked_at_the_two_ends_equal_the_full_stretch():
+    """Histograms with more bins than candidates (the cut-set code falls again past E/2): the
+    check at the two ends of the stretch (used when it is long) agrees with the check of every K."""
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        x = np.round(rng.uniform(0, 1, int(rng.integers(3, 40))), int(rng.integers(1, 3)))
+        values, counts = np.unique(x, return_counts=True)
+        if values.size < 2:
+            continue
+        full = mdl_histogram(x, cut_set_code=True)
+        ends = mdl._more_cuts_than_candidates(
+            values, counts, full.epsilon, np.array([0.0, 1.0]), np.array([x.size]), np.inf, 0
+        )
+        every = mdl._more_cuts_than_candidates(
+            values, counts, full.epsilon, np.array([0.0, 1.0]), np.array([x.size]), np.inf
+        )
+        assert ends[2] == pytest.approx(every[2], rel=1e-12)
+
+
+def test_cut_set_code_on_unrounded_data_is_coarse_and_cheap_in_memory():
+    """Full-precision values: E is about 10⁸ grid cells, the code charges log binom(E, K − 1), so
+    the histogram is coarse; the extra-cut check no longer builds arrays of size E (it did)."""
+    x = np.random.default_rng(5).normal(size=2000)
+    h = mdl_histogram(x, cut_set_code=True)
+    assert grid_size(np.unique(x), h.epsilon) > 10**7
+    assert 2 <= h.n_bins <= 20
+    assert stochastic_complexity(x, h.edges, h.epsilon, True) == pytest.approx(h.sc)
 
 
 def test_unrounded_continuous_data_give_the_finest_histogram():

@@ -3,6 +3,12 @@ Kontkanen & Myllymäki 2007b), the model-cost term of the MDL histogram's stocha
 
     R(1, n) = 1,  R(2, n) = Σ_{h=0..n} binom(n, h) (h/n)^h ((n−h)/n)^(n−h),
     R(K, n) = R(K−1, n) + n/(K−2) · R(K−2, n)   (K > 2).
+
+For one very large K (far beyond n), the sum of Mononen & Myllymäki (2008),
+
+    R(K, n) = Σ_{k=0..n} n!/((n−k)! n^k) · binom(K + k − 2, k),
+
+costs O(n) whatever K (:func:`log_parametric_complexity_at`).
 """
 
 from __future__ import annotations
@@ -46,6 +52,25 @@ def log_parametric_complexity(k_max: int, n: int) -> np.ndarray:
     out[1] = log_r2(n)
     _ratio_recurrence(out, float(n))
     return out
+
+
+def log_parametric_complexity_at(k: int, n: int) -> float:
+    """log R(K, n) for one K ≥ 1 by the O(n) sum above (equal to the recurrence, tested), for
+    K too large to run the recurrence up to (e.g. the 10¹⁰ cells of a fine grid)."""
+    if k < 1:
+        raise ValueError(f"K must be ≥ 1, got {k}")
+    if k == 1 or n == 0:
+        return 0.0
+    j = np.arange(n + 1, dtype=np.float64)
+    terms = (
+        gammaln(n + 1.0)
+        - gammaln(n - j + 1.0)
+        - j * math.log(n)
+        + gammaln(k + j - 1.0)
+        - gammaln(j + 1.0)
+        - gammaln(k - 1.0)
+    )
+    return float(logsumexp(terms))
 
 
 @njit(cache=True)

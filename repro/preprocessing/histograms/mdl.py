@@ -35,9 +35,11 @@ layered programme (``search="layered"``). ``gap`` reports a certified excess whe
 cuts the layered part short (never in the tests, benchmark or experiments checked).
 
 The cut-set code log binom(E, K−1), E = the size of eq. 11's grid (Kontkanen & Myllymäki's
-description of the cut positions), is an option (``cut_set_code``), off by default: elovaara2008's
-criterion (eqs. 14–15), the one reproduced here, has no such term, and with it the criterion
-would charge for the positions of a grid that the pre-discretisation ε makes arbitrarily fine.
+description of the cut positions), is an option (``cut_set_code``): off here, eqs. 14–15 as
+printed; on in the classifiers (MDLh, MDLg), the full criterion of the reference the paper defers
+to. On unrounded data E is 10⁸ or more, each cut costs about log E nats and the histogram is
+coarse; the penalised programmes then cost O(m²/K) each, so their starting penalties are thinned
+(``ladder_tolerance``) and histograms with more bins than candidates are checked in closed form.
 """
 
 from __future__ import annotations
@@ -48,7 +50,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from repro.preprocessing.histograms.complexity import log_parametric_complexity
+from repro.preprocessing.histograms.complexity import (
+    log_parametric_complexity,
+    log_parametric_complexity_at,
+)
 from repro.preprocessing.histograms.mdl_kernels import cut_path, mdl_dp, penalised_dp
 
 
@@ -140,6 +145,7 @@ def mdl_histogram(
     search: str = "hull",
     max_work: float = MAX_WORK,
     max_refinements: int = 64,
+    ladder_tolerance: float = 4.0,
 ) -> MDLHistogram:
     """The MDL-optimal histogram of the values ``x`` (NaN ignored), exactly.
 
@@ -161,6 +167,11 @@ def mdl_histogram(
     max_refinements : int, default 64
         Rounds of hull refinement (a penalised programme at the slope of each open hull edge,
         as CROPS, Haynes et al. 2017) before the layered programme.
+    ladder_tolerance : float, default 4.0
+        The starting penalties are the marginal complexities of K = 1, 2, 4, …, thinned so that
+        no two lie within this many nats (with the cut-set code they crowd around log E, and
+        each costs a programme; the refinement then adds the hull points that are needed).
+        Only speed depends on it: the result is exact for every value.
 
     Search: penalised programmes min_C F(C) + β·K (:func:`penalised_dp`) at the marginal
     complexities β = log R(K+1, n) − log R(K, n) of K = 1, 2, 4, … give exact histograms (the
@@ -210,8 +221,10 @@ def mdl_histogram(
         return k_beta
 
     if search == "hull":
-        for k in sorted({min(2**i, m - 2) for i in range(int(math.log2(m)) + 2)} - {0}):
-            penalised(float(log_r[k] - log_r[k - 1]))  # the marginal complexity of bin k + 1
+        ladder = sorted({min(2**i, m - 2) for i in range(int(math.log2(m)) + 2)} - {0})
+        betas = np.array([log_r[k] - log_r[k - 1] for k in ladder])  # marginal complexities
+        for beta in _spread(betas, ladder_tolerance):
+            penalised(float(beta))
         edges_done: set[tuple[int, int]] = set()
         for _ in range(max_refinements):  # refine the hull where the bound is below the best
             total = lower + const + log_r
@@ -260,24 +273,46 @@ def mdl_histogram(
     )
 
 
-def _more_cuts_than_candidates(values, counts, eps, edges, hist, best):
+#: longest stretch of bin counts K checked one by one by :func:`_more_cuts_than_candidates`
+EXACT_STRETCH = 10**6
+
+
+def _more_cuts_than_candidates(values, counts, eps, edges, hist, best, stretch=EXACT_STRETCH):
     """With the cut-set code, histograms with more bins than the candidates allow can win:
     log binom(E, K − 1) falls again once K − 1 > E/2. Extra cuts can only split empty stretches,
-    so their likelihood term is the finest histogram's; the best such K is checked in closed
-    form and, when it wins, its extra cuts are put at free grid points of the empty stretches."""
+    so their likelihood term is the finest histogram's and their criterion is
+
+        floor + n log(n/ε) + log R(K, n) + log binom(E, K − 1),   2V ≤ K ≤ E + 1.
+
+    Up to ``stretch`` values of K it is checked one by one; beyond (unrounded data, where E is
+    10⁸ or more) only at the two ends: log R(K, n) and log binom(E, K − 1) are both concave in K
+    (the ratio R(K)/R(K − 1) falls with K; tested), so their sum is lowest at an end of the
+    stretch, and log R(E + 1, n) comes from the O(n) sum. When such a K wins, its extra cuts are
+    put at free grid points of the empty stretches."""
     n = int(counts.sum())
     e = grid_size(values, eps)
     k_min = 2 * values.size  # more bins than the 2V − 1 of the finest candidate histogram
     if k_min > e + 1:
         return edges, hist, best
-    k = np.arange(k_min, e + 2)
-    log_r = log_parametric_complexity(e + 1, n)[k_min - 1 :]
+    floor = float(np.sum(counts * (math.log(eps) - np.log(counts)))) + n * math.log(n / eps)
+    if e + 2 - k_min <= stretch:
+        k = np.arange(k_min, e + 2)
+        log_r = log_parametric_complexity(e + 1, n)[k_min - 1 :]
+    else:
+        k = np.array([k_min, e + 1])
+        log_r = np.array(
+            [log_parametric_complexity(k_min, n)[-1], log_parametric_complexity_at(e + 1, n)]
+        )
     code = gammaln(e + 1.0) - gammaln(k.astype(float)) - gammaln(e - k + 2.0)
-    floor = float(np.sum(counts * (math.log(eps) - np.log(counts))))
-    total = floor + n * math.log(n / eps) + log_r + code
+    total = floor + log_r + code
     i = int(np.argmin(total))
     if total[i] >= best:
         return edges, hist, best
+    if k[i] > EXACT_STRETCH:
+        raise ValueError(
+            f"the MDL histogram with the cut-set code has {int(k[i])} bins (every point of a grid"
+            f" of step {eps:g}): too many to build; round the values or set cut_set_code=False"
+        )
     low = values[0] - eps / 2.0
     grid = low + eps * np.arange(e + 2)
     finest = np.unique(
@@ -287,6 +322,19 @@ def _more_cuts_than_candidates(values, counts, eps, edges, hist, best):
     new = np.sort(np.r_[finest, free[: int(k[i]) - (finest.size - 1)]])
     h = np.bincount(np.searchsorted(new[1:-1], values, side="right"), counts, new.size - 1)
     return new, h.astype(np.int64), float(total[i])
+
+
+def _spread(betas: np.ndarray, tolerance: float) -> list[float]:
+    """The penalties ``betas`` thinned, largest first, so that no two kept lie within
+    ``tolerance`` of each other (the smallest is always kept)."""
+    kept: list[float] = []
+    for beta in sorted(betas, reverse=True):
+        if not kept or kept[-1] - beta > tolerance:
+            kept.append(float(beta))
+    smallest = float(np.min(betas))
+    if kept[-1] != smallest:
+        kept.append(smallest)
+    return kept
 
 
 def stochastic_complexity(

@@ -34,14 +34,28 @@ def _bin_cost(h, length):
 
 
 @njit(cache=True)
-def _scan(f, alive, n_alive, vals, pos, cum, p, nseg):
+def _h_log_h(n):
+    """h log h for h = 0..n (0 log 0 = 0): the count half of every bin cost, looked up."""
+    out = np.zeros(n + 1)
+    for h in range(2, n + 1):
+        out[h] = h * math.log(h)
+    return out
+
+
+@njit(cache=True)
+def _scan(f, alive, n_alive, vals, pos, cum, p, nseg, hlogh):
     """min over the live candidates t of f[t] + w(t, p) (ties: fewer bins in ``nseg``); stores
-    each candidate's value in ``vals``. Returns (value, argmin)."""
+    each candidate's value in ``vals``. Returns (value, argmin). ``hlogh``: :func:`_h_log_h`."""
     bv = np.inf
     bt = alive[0]
+    cp = cum[p]
+    xp = pos[p]
     for i in range(n_alive):
         t = alive[i]
-        val = f[t] + _bin_cost(cum[p] - cum[t], pos[p] - pos[t])
+        h = cp - cum[t]
+        val = f[t]
+        if h > 0:
+            val += h * math.log(xp - pos[t]) - hlogh[h]
         vals[i] = val
         if val < bv or (val == bv and nseg[t] < nseg[bt]):
             bv = val
@@ -84,6 +98,7 @@ def mdl_dp(pos, cum, k_max, log_r, const, bound, best0):
     alive = np.empty(m, dtype=np.int64)
     vals = np.empty(m)
     no_ties = np.zeros(m, dtype=np.int64)
+    hlogh = _h_log_h(cum[m - 1] - cum[0])
     for k in range(2, k_max + 1):
         if bound[k - 1] >= best:
             break  # no histogram with ≥ k bins can beat the best one found
@@ -93,7 +108,7 @@ def mdl_dp(pos, cum, k_max, log_r, const, bound, best0):
         for p in range(k - 1, m):
             alive[n_alive] = p - 1
             n_alive += 1
-            cur[p], back[k - 1, p] = _scan(prev, alive, n_alive, vals, pos, cum, p, no_ties)
+            cur[p], back[k - 1, p] = _scan(prev, alive, n_alive, vals, pos, cum, p, no_ties, hlogh)
             # drop every t beaten by p for all later ends: F_{k-1}(t) + w(t, p) ≥ F_{k-1}(p)
             n_alive = _prune(alive, n_alive, vals, prev[p])
         crit[k - 1] = cur[m - 1] + const + log_r[k - 1]
@@ -117,11 +132,12 @@ def penalised_dp(pos, cum, beta):
     f[0] = 0.0
     alive = np.empty(m, dtype=np.int64)
     vals = np.empty(m)
+    hlogh = _h_log_h(cum[m - 1] - cum[0])
     n_alive = 0
     for p in range(1, m):
         alive[n_alive] = p - 1
         n_alive += 1
-        bv, bt = _scan(f, alive, n_alive, vals, pos, cum, p, nseg)
+        bv, bt = _scan(f, alive, n_alive, vals, pos, cum, p, nseg, hlogh)
         f[p] = bv + beta
         nseg[p] = nseg[bt] + 1
         last[p] = bt
