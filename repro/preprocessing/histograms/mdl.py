@@ -275,6 +275,8 @@ def mdl_histogram(
 
 #: longest stretch of bin counts K checked one by one by :func:`_more_cuts_than_candidates`
 EXACT_STRETCH = 10**6
+#: most bins of a histogram built on the grid (its edges: 80 MB); beyond, a clear error
+MAX_GRID_BINS = 10**7
 
 
 def _more_cuts_than_candidates(values, counts, eps, edges, hist, best, stretch=EXACT_STRETCH):
@@ -308,7 +310,7 @@ def _more_cuts_than_candidates(values, counts, eps, edges, hist, best, stretch=E
     i = int(np.argmin(total))
     if total[i] >= best:
         return edges, hist, best
-    if k[i] > EXACT_STRETCH:
+    if k[i] > MAX_GRID_BINS:
         raise ValueError(
             f"the MDL histogram with the cut-set code has {int(k[i])} bins (every point of a grid"
             f" of step {eps:g}): too many to build; round the values or set cut_set_code=False"
