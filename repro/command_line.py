@@ -165,9 +165,11 @@ def use_config_dirs(argv: list[str]) -> list[str]:
     """Make the user's config folders of the command line known: their ``experiment/`` files to
     the experiment checks and reports, their ``method/ID.yaml`` files to the method registry
     (each a user method ``ID`` whose ``_target_`` class imports from the working directory or
-    from the folder itself). Returns the method ids registered."""
+    from the folder itself), their ``dataset/`` data files (NAME.csv, .arff, .parquet) to the
+    catalog. Returns the method ids registered."""
     import sys
 
+    from repro.datasets.local import add_data_path
     from repro.registry import register_method
 
     registered = []
@@ -178,6 +180,8 @@ def use_config_dirs(argv: list[str]) -> list[str]:
             raise UsageError(str(exc)) from exc
         if str(folder) not in sys.path:
             sys.path.append(str(folder))
+        if (folder / "dataset").is_dir():
+            add_data_path(folder / "dataset")
         for yaml in sorted((folder / "method").glob("*.yaml")):
             try:
                 registered.append(register_method(yaml.stem, yaml, replace=True))

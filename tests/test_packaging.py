@@ -161,12 +161,15 @@ def test_main_job_from_the_wheel_reads_the_bundled_data(installed, tmp_path):
 
 def test_your_own_method_and_experiment_from_your_own_folder(installed, tmp_path):
     """Issue 27, the README's recipe from the installed wheel in a folder outside the checkout:
-    a class and its config in ``myconf/method/``, an experiment in ``myconf/experiment/``; run,
-    report and dashboard of that folder."""
+    a class and its config in ``myconf/method/``, a data file in ``myconf/dataset/``, an
+    experiment in ``myconf/experiment/``; run, report and dashboard of that folder."""
     python, _ = installed
     conf = tmp_path / "myconf"
     (conf / "method").mkdir(parents=True)
     (conf / "experiment").mkdir()
+    (conf / "dataset").mkdir()
+    rows = [f"{x},{2 * x + (x % 3)},{'ab'[x % 2]}" for x in range(40)]
+    (conf / "dataset" / "mydata.csv").write_text("u,v,class\n" + "\n".join(rows) + "\n")
     (tmp_path / "mynb.py").write_text(
         "from sklearn.naive_bayes import GaussianNB\n\n\nclass MyNB(GaussianNB):\n    pass\n"
     )
@@ -174,7 +177,7 @@ def test_your_own_method_and_experiment_from_your_own_folder(installed, tmp_path
     (conf / "experiment" / "my_study.yaml").write_text(
         "# @package _global_\n# My study: my NB against Gaussian NB.\nexperiment_name: my_study\n"
         "hydra:\n  mode: MULTIRUN\n  sweeper:\n    params:\n      method: mine,nb_gaussian\n"
-        "      dataset: iris,wine\n"
+        "      dataset: iris,mydata\n"
     )
     env = isolated_env(tmp_path)
 
@@ -183,13 +186,14 @@ def test_your_own_method_and_experiment_from_your_own_folder(installed, tmp_path
         assert proc.returncode == 0, proc.stderr
         return proc
 
-    repro("--config-dir=myconf", "method=mine", "dataset=iris", "progress=false")
-    assert (tmp_path / "results/default/iris/mine.parquet").is_file()
+    repro("--config-dir=myconf", "method=mine", "dataset=mydata", "progress=false")
+    mine = pd.read_parquet(tmp_path / "results/default/mydata/mine.parquet")
+    assert set(mine["n_train"] + mine["n_test"]) == {40}  # the 40 rows of the file
     repro("--config-dir", "myconf", "experiment=my_study", "progress=false")
     repro("--config-dir=myconf", "experiment=my_study", module="repro.report")
     summary = (tmp_path / "results/my_study/summary.md").read_text()
-    assert "| mine |" in summary and "2 data sets: iris, wine." in summary
-    records = pd.read_parquet(tmp_path / "results/my_study/wine/mine.parquet")
+    assert "| mine |" in summary and "2 data sets: iris, mydata." in summary
+    records = pd.read_parquet(tmp_path / "results/my_study/mydata/mine.parquet")
     assert set(records["method"]) == {"mine"}
     repro("--config-dir=myconf", "all", module="repro.report")
     page = (tmp_path / "results" / "README.md").read_text()

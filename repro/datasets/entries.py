@@ -2,8 +2,9 @@
 
 Sources, in order of precedence when two claim a name (one name → one source):
 
-1. ``local``     files in the data directory (``local.py``); a file named like a generator or an
-                 OpenML entry replaces it;
+1. ``local``     files in the folders of ``$REPRO_DATA_PATH`` (your own, e.g. ``--config-dir``'s
+                 ``dataset/``; the first folder wins a name), then in the data directory
+                 (``local.py``); a file named like a generator or an OpenML entry replaces it;
 2. ``generator`` ``generators.GENERATORS`` (waveform, waveform_noise, led, led17, twonorm_gen,
                  madelon_like; vidaurre2012's DI, DR, CI, CR, vidaurre_toy* from ``vidaurre.py``);
 3. ``sklearn``   ``sklearn_source.SKLEARN`` (breast_cancer, iris_sklearn, ...);
@@ -200,7 +201,9 @@ def catalog(data_dir=None, cache_dir=None) -> dict[str, Entry]:
     folder = local.resolve_data_dir(data_dir)
     manifest = local.read_manifest(folder)
     merged: dict[str, Entry] = {}
+    own = [_local_entries(f, {}) for f in local.data_path() if f.resolve() != folder.resolve()]
     for entries in (
+        *own,
         _local_entries(folder, manifest),
         _generator_entries(),
         _sklearn_entries(),
@@ -210,7 +213,8 @@ def catalog(data_dir=None, cache_dir=None) -> dict[str, Entry]:
             if name in merged:
                 winner = merged[name]
                 if winner.source == "local" and entry.source != "openml":
-                    note = f"{winner.notes} (replaces the {entry.source} entry)".strip()
+                    replaced = f"file {entry.path}" if entry.path else f"{entry.source} entry"
+                    note = f"{winner.notes} (replaces the {replaced})".strip()
                     merged[name] = replace(winner, notes=note)
                 continue
             merged[name] = entry
@@ -239,7 +243,8 @@ def get_entry(name: str, data_dir=None, cache_dir=None) -> Entry:
         "data set",
         name,
         entries,
-        f" (add one by dropping {name}.parquet/.arff/.csv into {folder})",
+        f" (add one by dropping {name}.parquet/.arff/.csv into {folder}, or into DIR/dataset/"
+        " with --config-dir=DIR)",
     )
 
 

@@ -2,7 +2,9 @@
 
 The directory is, in order: the ``data_dir`` argument, the ``REPRO_DATA_DIR`` environment
 variable, or the data sets shipped in the package (``repro/datasets/bundled``: package data, a
-symlink to the checkout's ``datasets/``).
+symlink to the checkout's ``datasets/``). Folders of your own are searched besides it, before it:
+those of ``REPRO_DATA_PATH`` (separated like ``PATH``), to which ``--config-dir=DIR`` adds
+``DIR/dataset`` (:func:`add_data_path`; an environment variable, so that worker processes see it).
 Adding a data set = dropping a file there; its name is the file stem. When one stem has several
 formats, Parquet wins over ARFF, ARFF over CSV. ``MANIFEST.csv`` (metadata of the files, see
 ``datasets/README.md``) and ``OPENML_ONLY.csv`` are read, not loaded as data.
@@ -32,6 +34,9 @@ from .dataset import as_labels, coerce_frame
 __all__ = [
     "FORMATS",
     "LocalFile",
+    "DATA_PATH_VARIABLE",
+    "add_data_path",
+    "data_path",
     "default_data_dir",
     "pick_target",
     "read_manifest",
@@ -61,6 +66,24 @@ def resolve_data_dir(data_dir=None) -> Path:
         return Path(data_dir).expanduser()
     env = os.environ.get("REPRO_DATA_DIR")
     return Path(env).expanduser() if env else default_data_dir()
+
+
+#: environment variable naming folders of one's own data files (separated like PATH)
+DATA_PATH_VARIABLE = "REPRO_DATA_PATH"
+
+
+def data_path() -> list[Path]:
+    """The folders of ``$REPRO_DATA_PATH``, in order (searched before the data directory)."""
+    text = os.environ.get(DATA_PATH_VARIABLE, "")
+    return [Path(p).expanduser() for p in text.split(os.pathsep) if p.strip()]
+
+
+def add_data_path(folder) -> Path:
+    """Put ``folder`` on ``$REPRO_DATA_PATH`` (once); its data files become catalog entries."""
+    folder = Path(folder).expanduser().resolve()
+    if folder not in data_path():
+        os.environ[DATA_PATH_VARIABLE] = os.pathsep.join(map(str, [*data_path(), folder]))
+    return folder
 
 
 @dataclass(frozen=True)

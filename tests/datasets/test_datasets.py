@@ -434,6 +434,26 @@ def test_local_file_replaces_generator(tmp_path):
         load_dataset("waveform", data_dir=tmp_path, n_samples=10)
 
 
+def test_own_data_folders_are_searched_besides_the_bundled_sets(tmp_path, monkeypatch):
+    """``REPRO_DATA_PATH`` (what ``--config-dir=DIR`` sets for ``DIR/dataset``): its files join the
+    bundled catalog, the first folder winning a name and every folder winning over the bundled."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    (first / "mine.csv").write_text("u,class\n1,p\n2,q\n3,p\n")
+    (second / "mine.csv").write_text("u,class\n1,p\n2,q\n")
+    (second / "iris.csv").write_text("u,class\n1,p\n2,q\n")
+    monkeypatch.setenv("REPRO_DATA_PATH", f"{first}{os.pathsep}{second}")
+    assert load_dataset("mine").n_samples == 3
+    assert load_dataset("iris").n_samples == 2
+    assert "replaces the file" in get_entry("iris").notes
+    assert get_entry("wine").source == "local"  # the bundled sets are still there
+    monkeypatch.delenv("REPRO_DATA_PATH")
+    assert load_dataset("iris").n_samples == 150
+    with pytest.raises(ValueError, match="DIR/dataset/ with --config-dir=DIR"):
+        get_entry("mine")
+
+
 def test_import_is_cheap():
     code = "import sys, repro.datasets; print('openml' in sys.modules)"
     out = subprocess.run(
