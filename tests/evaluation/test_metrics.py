@@ -54,3 +54,20 @@ def test_perfect_and_null_model_compression():
     wrong = np.eye(2)[1 - y]
     cr = metrics.compression_rate(y, wrong, [0.5, 0.5])
     assert np.isfinite(cr) and cr < 0
+
+
+def test_auc_absent_class_keeps_the_unequal_class_frequencies():
+    """Class 3 absent from the fold, the three others at frequencies 3/6, 2/6, 1/6: the AUC is
+    Σ_j P(c_j)·AUC(c_j vs rest) with those frequencies, not the plain mean of the three AUCs."""
+    y = np.array([0, 0, 0, 1, 1, 2])
+    p = np.array(
+        [[.6, .2, .1, .1], [.5, .1, .3, .1], [.2, .3, .4, .1], [.3, .22, .38, .1],
+         [.1, .5, .3, .1], [.4, .25, .25, .1]]
+    )  # fmt: skip
+    # class 0 (rows 0-2: .6 .5 .2) vs rest (.3 .1 .4): 3 + 3 + 1 of 9 pairs won -> 7/9
+    # class 1 (rows 3-4: .22 .5) vs rest (.2 .1 .3 .25): 2 + 4 of 8 -> 3/4
+    # class 2 (row 5: .25) vs rest (.1 .3 .4 .38 .3): 1 of 5 -> 1/5
+    expected = 3 / 6 * 7 / 9 + 2 / 6 * 3 / 4 + 1 / 6 * 1 / 5  # = 121/180
+    assert expected == pytest.approx(121 / 180)
+    assert metrics.auc(y, p) == pytest.approx(121 / 180, abs=1e-12)
+    assert metrics.auc(y, p) != pytest.approx((7 / 9 + 3 / 4 + 1 / 5) / 3, abs=1e-3)

@@ -13,6 +13,7 @@ from repro.methods.plain.histogram_nb import (
 )
 from repro.methods.plain.nb import EqualWidthNaiveBayes, GaussianNaiveBayes
 from repro.preprocessing.histograms.mdl import mdl_histogram
+from repro.preprocessing.histograms.shimazaki import shimazaki_bins, shimazaki_cost
 
 METHODS = ["nb_mdlh", "nb_mdlg", "nb_shimazaki"]
 
@@ -66,13 +67,30 @@ def test_shimazaki_density_uses_the_chosen_number_of_bins():
     rng = np.random.default_rng(1)
     x = np.r_[rng.normal(0, 1, 300), rng.normal(6, 1, 300)]
     y = np.r_[np.zeros(300), np.ones(300)].astype(int)
-    var = ShimazakiNaiveBayes().fit(x[:, None], y).variables_[0]
+    model = ShimazakiNaiveBayes().fit(x[:, None], y)
+    var = model.variables_[0]
+    chosen = []
     for j in (0, 1):
         edges = var.edges_[j]
         v = x[y == j]
-        assert edges[0] == v.min() and edges[-1] == v.max()
-        np.testing.assert_allclose(np.diff(edges), np.diff(edges)[0])
-        assert 3 <= edges.size - 1 <= 60
+        # the number of bins is Shimazaki's choice on the class's training values: the N of
+        # least cost C(δ) over 1..200 (brute force), the same as shimazaki_bins
+        k = shimazaki_bins(v)
+        costs = [shimazaki_cost(v, n) for n in range(1, 201)]
+        assert k == 1 + int(np.argmin(costs))
+        assert edges.size - 1 == k
+        chosen.append(k)
+        # and the model uses those k equal bins on [min, max]: Laplace masses (h + 1)/(n_j + k)
+        # over the width of a bin
+        np.testing.assert_allclose(edges, np.linspace(v.min(), v.max(), k + 1))
+        counts, _ = np.histogram(v, bins=k, range=(v.min(), v.max()))
+        assert counts.sum() == v.size
+        width = (v.max() - v.min()) / k
+        density = (counts + 1) / (v.size + k) / width
+        np.testing.assert_allclose(np.exp(var.log_density_[j]), density)
+        bins = np.minimum(((v - v.min()) / width).astype(int), k - 1)
+        np.testing.assert_allclose(var.log_likelihood(v)[:, j], np.log(density[bins]))
+    np.testing.assert_array_equal(var.n_bins_, chosen)
 
 
 def _mixed(n=80, seed=0):

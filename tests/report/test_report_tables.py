@@ -173,6 +173,56 @@ def test_summary_counts_what_the_rules_decided_and_rank_order_by_hand():
     assert agreement["spearman"].tolist() == pytest.approx([0.5])
 
 
+def test_summary_counts_every_metric_and_orders_the_methods_per_metric(tmp_path):
+    """Two metrics in one table: each kind counts the numbers of both, the differences of both
+    enter the median and max, and the order of the methods is compared per metric."""
+    rows = [  # (method, dataset, metric, published, reproduced, rule, agrees); |difference|
+        ("a", "mean", "accuracy", 0.80, 0.85, "r1", True),  # .05
+        ("b", "mean", "accuracy", 0.75, 0.60, "r1", False),  # .15
+        ("a", "mean", "auc", 0.90, 0.70, "r1", False),  # .20
+        ("b", "mean", "auc", 0.85, 0.86, "r1", True),  # .01
+        ("a", "rank", "accuracy", 1.0, 1.5, "r2", True),  # .5
+        ("b", "rank", "accuracy", 2.0, 1.2, "r2", True),  # .8
+        ("c", "rank", "accuracy", 3.0, 3.3, "r2", True),  # .3
+        ("a", "rank", "auc", 1.0, 1.1, "r2", True),  # .1
+        ("b", "rank", "auc", 2.0, 2.2, "r2", True),  # .2
+        ("c", "rank", "auc", 3.0, 2.9, "r2", False),  # .1
+        ("a", "d1", "auc", 0.90, 0.88, "r4", True),  # .02
+    ]
+    columns = ["method", "dataset", "metric", "published", "reproduced", "rule", "agrees"]
+    comp = pd.DataFrame(rows, columns=columns)
+    comp = comp.assign(table="T", difference=comp.reproduced - comp.published, detail="", note="")
+    summary = summarize(comp).set_index("kind")
+    assert summary.index.tolist() == ["means", "average ranks", "per-data-set values"]
+    means = summary.loc["means"]
+    assert (means["published"], means["compared"], means["testable"], means["agree"]) == (
+        4,
+        4,
+        4,
+        2,
+    )
+    # |differences| .05 .15 .20 .01: median (.05 + .15) / 2, max .20 (an auc row)
+    assert means["median_abs_difference"] == pytest.approx(0.10)
+    assert means["max_abs_difference"] == pytest.approx(0.20)
+    ranks = summary.loc["average ranks"]
+    assert (ranks["published"], ranks["testable"], ranks["agree"]) == (6, 6, 5)
+    # |differences| .1 .1 .2 .3 .5 .8: median (.2 + .3) / 2
+    assert ranks["median_abs_difference"] == pytest.approx(0.25)
+    assert ranks["max_abs_difference"] == pytest.approx(0.8)
+    per_set = summary.loc["per-data-set values"]
+    assert (per_set["published"], per_set["agree"], per_set["rules"]) == (1, 1, "r4")
+    assert per_set["max_abs_difference"] == pytest.approx(0.02)
+    # reproduced accuracy ranks order b, a, c: ρ = 1 − 6·(1 + 1)/(3·8) = 0.5; auc a, b, c: ρ = 1
+    agreement = rank_agreement(comp).set_index("metric")
+    assert agreement["spearman"].to_dict() == pytest.approx({"accuracy": 0.5, "auc": 1.0})
+    assert agreement["n_methods"].tolist() == [3, 3]
+    text = write_reproduction(comp, tmp_path / "R.md", "Toy").read_text()
+    assert (
+        "- means: 4 of 4 compared; median |difference| 0.1000, max 0.2000; **2 of 4 agree**" in text
+    )
+    assert "Spearman ρ published vs reproduced: accuracy 0.50, auc 1.00." in text
+
+
 def test_standin_caveat_names_the_replaced_sets():
     cfg = {
         "table4": {"challenge_sets": list("abcdefghij"), "standins": {"s1": {}, "s2": {}}},
