@@ -208,9 +208,49 @@ def dask_client(address):
 
     if address in (None, "", "null"):
         return contextlib.nullcontext()
-    from distributed import Client
+    from repro.evaluation.extras import require_cluster
 
-    return Client(str(address))
+    distributed = require_cluster(
+        "distributed", "dask.address= (the folds of a cell on a Dask cluster)"
+    )
+    return distributed.Client(str(address))
+
+
+#: ``hydra/launcher=NAME`` -> the module of the Hydra plugin it needs, from the cluster extra
+#: (``slurm`` is this project's conf/hydra/launcher/slurm.yaml, which extends ``submitit_slurm``)
+LAUNCHERS = {
+    "joblib": "hydra_plugins.hydra_joblib_launcher",
+    "submitit_local": "hydra_plugins.hydra_submitit_launcher",
+    "submitit_slurm": "hydra_plugins.hydra_submitit_launcher",
+    "slurm": "hydra_plugins.hydra_submitit_launcher",
+}
+_LAUNCHER = re.compile(r"^\+{0,2}hydra/launcher=(.+)$")
+_BACKEND = re.compile(r"^\+{0,2}backend=(.+)$")
+
+
+def check_extras(args: list[str]) -> None:
+    """The optional packages a command line asks for are installed: the Hydra plugin of
+    ``hydra/launcher=NAME``, Dask's distributed for ``backend=dask``; else a
+    :class:`CommandLineError` naming the cluster extra, before anything runs (Hydra itself would
+    only list the launchers it found)."""
+    needed = []
+    for arg in args:
+        if match := _LAUNCHER.match(arg):
+            name = match[1].strip()
+            if name in LAUNCHERS:
+                needed.append(
+                    (LAUNCHERS[name], f"hydra/launcher={name} (the cells of a sweep as jobs)")
+                )
+        elif (match := _BACKEND.match(arg)) and "dask" in re.split(r"\s*,\s*", match[1].strip()):
+            needed.append(("distributed", "backend=dask (the folds of a cell on a Dask cluster)"))
+    if needed:
+        from repro.evaluation.extras import require_cluster
+
+        try:
+            for module, purpose in needed:
+                require_cluster(module, purpose)
+        except ImportError as exc:
+            raise CommandLineError(str(exc)) from exc
 
 
 def with_pd_options(fn):
@@ -302,6 +342,7 @@ def main() -> None:
     apply_data_path(argv)
     try:
         use_config_dirs(argv)
+        check_extras(argv)  # hydra/launcher=joblib, backend=dask: the cluster extra's packages
         check_top_level(argv)
         sys.argv[1:] = resolve_overrides(argv)
     except (CommandLineError, UsageError) as exc:

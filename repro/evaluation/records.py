@@ -22,7 +22,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import subprocess
 import tempfile
 import warnings
 from pathlib import Path
@@ -45,21 +44,49 @@ def config_hash(payload: dict) -> str:
 
 @functools.lru_cache(maxsize=1)
 def git_revision() -> str:
-    """The checkout's ``HEAD`` (12 hex digits) when this package file is tracked by git (an
-    editable install), else ``"unknown"`` (an installed wheel, a copy, no git)."""
-    here = Path(__file__).resolve()
-
-    def git(*args) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            ["git", *args], cwd=here.parent, capture_output=True, text=True, timeout=5
-        )
-
+    """The checkout's ``HEAD`` (12 hex digits) when this package is the ``repro/`` folder of a git
+    checkout (an editable install), else ``"unknown"`` (an installed wheel, a copy, no git). Read
+    from the repository's files (``HEAD``, the branch's ref or ``packed-refs``; a ``git worktree``
+    too): no ``git`` program is run."""
     try:
-        if git("ls-files", "--error-unmatch", here.name).returncode != 0:
-            return "unknown"
-        return git("rev-parse", "--short=12", "HEAD").stdout.strip() or "unknown"
-    except (OSError, subprocess.SubprocessError):
+        sha = _head_commit(Path(__file__).resolve().parents[2] / ".git")
+    except (OSError, UnicodeDecodeError):
         return "unknown"
+    return sha[:12] if sha else "unknown"
+
+
+def _head_commit(dot_git: Path) -> str | None:
+    """The full hex name of the commit ``HEAD`` names in the repository ``dot_git`` (a ``.git``
+    folder, or the ``gitdir:`` file of a worktree); None when there is none."""
+    if dot_git.is_file():  # a worktree: "gitdir: <its folder in the main repository>"
+        text = dot_git.read_text().strip()
+        if not text.startswith("gitdir:"):
+            return None
+        dot_git = (dot_git.parent / text.removeprefix("gitdir:").strip()).resolve()
+    if not (dot_git / "HEAD").is_file():
+        return None
+    common = dot_git  # refs live in the main repository's folder (a worktree's "commondir")
+    if (dot_git / "commondir").is_file():
+        common = (dot_git / (dot_git / "commondir").read_text().strip()).resolve()
+    head = (dot_git / "HEAD").read_text().strip()
+    for _ in range(5):  # a symbolic ref may name another one
+        if not head.startswith("ref:"):
+            return head if _is_sha(head) else None
+        ref = head.removeprefix("ref:").strip()
+        for folder in (dot_git, common):
+            if (folder / ref).is_file():
+                head = (folder / ref).read_text().strip()
+                break
+        else:  # a packed ref: "<sha> <ref>" lines
+            packed = common / "packed-refs"
+            lines = packed.read_text().splitlines() if packed.is_file() else []
+            found = [ln.split()[0] for ln in lines if ln.endswith(f" {ref}") and ln[:1] != "#"]
+            return found[0] if found and _is_sha(found[0]) else None
+    return None
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def package_version() -> str:

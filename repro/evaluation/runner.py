@@ -44,6 +44,7 @@ from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from repro.evaluation.cells import Cell, part_path
+from repro.evaluation.extras import require_cluster
 from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
@@ -211,12 +212,15 @@ def _stored(cell: Cell, results_dir, force: bool, locked=False):
 
 def check_backend(backend) -> str:
     """The joblib backend of a cell's folds, one of :data:`BACKENDS` (else a ValueError naming
-    ``backend`` and the valid choices)."""
+    ``backend`` and the valid choices; ``dask`` without the cluster extra: an ImportError naming
+    it)."""
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(
             f"backend must be one of {', '.join(BACKENDS)} (joblib's backend for the folds of a "
             f"cell), got {backend!r}"
         )
+    if backend == "dask":  # Dask's distributed comes with the cluster extra
+        require_cluster("distributed", "backend='dask' (the folds of a cell on a Dask cluster)")
     return backend
 
 
@@ -225,10 +229,11 @@ def _parallel(n_jobs: int, backend: str) -> Parallel:
     one: ``dask.address=`` on the command line connects it)."""
     if backend != "dask":
         return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")
-    from distributed import get_client
-
+    distributed = require_cluster(
+        "distributed", "backend='dask' (the folds of a cell on a Dask cluster)"
+    )
     try:
-        get_client()
+        distributed.get_client()
     except ValueError as exc:  # no client
         raise ValueError(
             "backend='dask' runs the folds on a Dask cluster and needs a client: give the "
