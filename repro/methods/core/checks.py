@@ -22,7 +22,12 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from repro.methods.core.encoding import TabularEncoder
+from repro.methods.core.encoding import (
+    COMPLEX_ARRAY,
+    TabularEncoder,
+    check_column_type,
+    flatten_columns,
+)
 
 
 def check_choice(name: str, value, allowed) -> None:
@@ -71,7 +76,9 @@ def estimator_tags(tags):
 
 
 def check_X_shape(X, fitting: bool = True):
-    """X as an array or frame of 2 dimensions with ≥ 1 row and column (sparse: TypeError)."""
+    """X as an array or frame of 2 dimensions with ≥ 1 row and column (sparse: TypeError); a
+    DataFrame with MultiIndex columns gets their levels joined by "_" (``flatten_columns``)."""
+    X = flatten_columns(X)
     if sp.issparse(X):
         raise TypeError(
             "Sparse input is not supported: pass a dense array or DataFrame (X.toarray())"
@@ -85,7 +92,7 @@ def check_X_shape(X, fitting: bool = True):
             # float32 kept as it is (no copy: the encoder reads it, exactly, in its own dtype)
             return check_array(arr, dtype=(np.float64, np.float32), ensure_all_finite=False)
         if arr.dtype.kind == "c":
-            raise ValueError("Complex data not supported")
+            raise ValueError(COMPLEX_ARRAY)
     else:
         arr = X
     shape = getattr(arr, "shape", None)
@@ -101,20 +108,22 @@ def check_X_shape(X, fitting: bool = True):
 
 
 def check_object_values(X):
-    """scikit-learn convention: objects that are neither strings nor numbers are a TypeError."""
-    if isinstance(X, np.ndarray) and X.dtype == object:
-        for v in X.ravel():
-            if v is not None and not isinstance(v, str | int | float | np.number | bool):
-                raise TypeError(
-                    f"Input values must be strings or numbers (argument must be a string or a "
-                    f"number), found a {type(v).__name__}"
-                )
+    """Cells of an object array that are neither strings nor numbers (lists, dicts, dates, …):
+    a ``ColumnTypeError`` naming the column (a ValueError, and a TypeError as scikit-learn's
+    convention has it). DataFrames are checked column by column by the encoder."""
+    if isinstance(X, np.ndarray) and X.dtype == object and X.ndim == 2:
+        for k in range(X.shape[1]):
+            check_column_type(pd.Series(X[:, k], dtype=object), str(k))
 
 
 def check_target(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
     """Validate the target (1-D, no missing label, ≥ 2 classes); returns (classes, index)."""
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
+    if isinstance(y, list | tuple):  # numpy would turn [1, "a"] into ["1", "a"]
+        as_objects = np.asarray(y, dtype=object)
+        if as_objects.ndim == 1:
+            _check_label_types(as_objects[~pd.isna(as_objects)])
     y = column_or_1d(y, warn=True)
     if n_samples != y.shape[0]:
         check_consistent_length(np.empty(n_samples), y)
@@ -125,6 +134,7 @@ def check_target(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
             f"The target contains {int(missing.sum())} missing value(s) (NaN) at rows {rows}; "
             "drop those instances or give them a label"
         )
+    _check_label_types(y)
     check_classification_targets(y)
     try:
         classes, y_idx = np.unique(y, return_inverse=True)
@@ -135,6 +145,39 @@ def check_target(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
             f"The target has only one class ({classes[0]!r}); a classifier needs at least 2 classes"
         )
     return classes, y_idx.ravel()
+
+
+_LABEL_KINDS = (
+    ("booleans", (bool, np.bool_)),
+    ("numbers", (numbers.Number,)),
+    ("strings", (str, bytes)),
+)
+
+
+def _label_kind(t: type) -> str:
+    for name, types in _LABEL_KINDS:
+        if issubclass(t, types):
+            return name
+    return t.__name__
+
+
+def _check_label_types(y: np.ndarray) -> None:
+    """Labels of one kind only: booleans, numbers or strings (pandas/numpy would merge True and
+    1, and cannot order 1 and "a")."""
+    if y.dtype != object or y.size == 0:
+        return
+    types = pd.unique(np.frompyfunc(type, 1, 1)(y))
+    kinds: dict[str, object] = {}
+    for t in types:
+        kind = _label_kind(t)
+        if kind not in kinds:
+            kinds[kind] = next(v for v in y if type(v) is t)
+    if len(kinds) > 1:
+        shown = " and ".join(f"{kind} (e.g. {example!r})" for kind, example in kinds.items())
+        raise ValueError(
+            f"The target mixes label types that cannot be ordered or told apart: {shown}; give "
+            "every label the same type, e.g. y.astype(str)"
+        )
 
 
 def check_fit_input(estimator, X, y):
