@@ -1,0 +1,173 @@
+"""The head-to-head benchmark's report (repro.report.leaderboard, repro.report.figures.nb_benchmark,
+repro.report.claims.nb_benchmark) on hand-built records with known answers: 3 methods × 4 data
+sets × 10 folds, each cell's fold values a known mean plus noise that sums to zero.
+
+Accuracy means (rank on the data set):
+    d0: a .90 (1)    b .80 (2)    c .70 (3)
+    d1: a .85 (1.5)  b .85 (1.5)  c .60 (3)
+    d2: a .70 (2)    b .75 (1)    c .65 (3)
+    d3: a .95 (2)    b .90 (3)    c .99 (1)
+so a: mean .85, average rank 1.625, wins 2 (d0, the tie on d1); b: .825, 1.875, 2; c: .735,
+2.5, 1.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from repro.report import leaderboard as lb
+from repro.report.claims import nb_benchmark as rules
+from repro.report.claims.engine import Evidence, read_claims, rule_function
+from repro.report.figures.nb_benchmark import benchmark
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPERS = ROOT.parent / "shared" / "papers"
+CLAIMS = ROOT / "experiments" / "nb_benchmark" / "claims.yaml"
+
+MEANS = {
+    "a": [0.90, 0.85, 0.70, 0.95],
+    "b": [0.80, 0.85, 0.75, 0.90],
+    "c": [0.70, 0.60, 0.65, 0.99],
+}
+NOISE = {"a": 0.01, "b": 0.02, "c": 0.005}  # ± per fold, alternating: sums to 0 over 10 folds
+FIT_TIME = {"a": 1.0, "b": 0.1, "c": 0.01}
+
+
+def hand_records(datasets=("d0", "d1", "d2", "d3")) -> pd.DataFrame:
+    rows = []
+    for method, means in MEANS.items():
+        for d, mean in zip(datasets, means, strict=False):
+            for fold in range(10):
+                sign = 1 if fold % 2 == 0 else -1
+                common = {"method": method, "dataset": d, "repetition": 0, "fold": fold,
+                          "n_train": 90, "n_test": 10, "n_classes": 2}  # fmt: skip
+                acc = mean + sign * NOISE[method]
+                rows.append({**common, "split": "test", "metric": "accuracy", "value": acc})
+                rows.append({**common, "split": "test", "metric": "auc", "value": acc})
+                rows.append(
+                    {**common, "split": "model", "metric": "fit_time", "value": FIT_TIME[method]}
+                )
+    return pd.DataFrame(rows)
+
+
+def test_leaderboard_entries_equal_the_hand_values():
+    board = lb.leaderboard(hand_records(), "accuracy")
+    assert list(board.index) == ["a", "b", "c"]
+    assert board.loc["a", "mean"] == pytest.approx(0.85, abs=1e-12)
+    assert board.loc["b", "mean"] == pytest.approx(0.825, abs=1e-12)
+    assert board.loc["c", "mean"] == pytest.approx(0.735, abs=1e-12)
+    assert board["average_rank"].tolist() == pytest.approx([1.625, 1.875, 2.5])
+    assert board["wins"].tolist() == [2, 2, 1]  # the tie on d1 counts for a and b
+    assert board.attrs["ranked_datasets"] == ["d0", "d1", "d2", "d3"]
+    # fit time: lower is better, c fastest on every data set
+    times = lb.leaderboard(hand_records(), "fit_time")
+    assert list(times.index) == ["c", "b", "a"] and times.loc["c", "wins"] == 4
+
+
+def test_a_method_on_too_few_data_sets_is_shown_unranked():
+    records = hand_records()
+    records = records[~((records["method"] == "c") & (records["dataset"] != "d0"))]
+    board = lb.leaderboard(records, "accuracy")  # c on 1 of 4 data sets < min_share 0.5
+    assert board.attrs["excluded"] == ["c"] and not board.loc["c", "ranked"]
+    assert board.loc["c", "mean_own"] == pytest.approx(0.70)
+    assert board.loc["a", "average_rank"] == pytest.approx((1 + 1.5 + 2 + 1) / 4)
+
+
+def test_pareto_front_and_correction():
+    score = pd.Series({"a": 0.85, "b": 0.825, "c": 0.735, "d": 0.80})
+    cost = pd.Series({"a": 1.0, "b": 0.1, "c": 0.01, "d": 0.5})  # d: slower and worse than b
+    assert lb.pareto_front(score, cost).to_dict() == {"a": True, "b": True, "c": True, "d": False}
+    assert lb.correction_for(11) == "bergmann" and lb.correction_for(12) == "shaffer"
+
+
+def test_report_on_a_partial_store_states_its_completeness(tmp_path):
+    """Planned: a, b, c on d0..d4; d4 has no records: c over its time budget (an error file
+    with status dnf), b interrupted after 3 folds (checkpoints), a not started."""
+    folder = tmp_path / "nb_benchmark"
+    (folder / "d4").mkdir(parents=True)
+    (folder / "d4" / "c.0123456789ab.error.json").write_text(
+        json.dumps({"method": "c", "status": "dnf", "error": "TimeoutError: fold 4 over 60 s"})
+    )
+    parts = folder / "d4" / "b.parts"
+    parts.mkdir()
+    for f in range(3):
+        (parts / f"r000_f{f:03d}.parquet").write_bytes(b"")
+    cfg = {
+        "methods": ["a", "b", "c"],
+        "datasets": ["d0", "d1", "d2", "d3", "d4"],
+        "results_folder": str(folder),
+        "nsamples": 2000,
+        "bound": "data sets up to 5 rows.",
+    }
+    paths = benchmark(hand_records(), tmp_path / "out", cfg)
+    text = (tmp_path / "out" / "LEADERBOARD.md").read_text()
+    assert paths[0].name == "LEADERBOARD.md"
+    assert (
+        "Cells done: 12 of 15 planned (80%); did not finish (over the time budget): 1; "
+        "failed: 0; partial (some folds stored): 0; unfinished (checkpoints only): 1; "
+        "not run yet: 1." in text
+    )
+    assert "Bound of the run: data sets up to 5 rows." in text
+    comp = pd.read_csv(tmp_path / "out" / "completeness.csv", index_col=0)
+    assert comp.loc["c", ["done", "dnf"]].tolist() == [4, 1]
+    assert comp.loc["b", ["done", "unfinished"]].tolist() == [4, 1]
+    assert comp.loc["a", ["done", "missing"]].tolist() == [4, 1]
+    fails = pd.read_csv(tmp_path / "out" / "failures.csv")
+    assert sorted(zip(fails["method"], fails["status"])) == [("b", "unfinished"), ("c", "dnf")]
+    assert "TimeoutError: fold 4 over 60 s" in text  # listed, never dropped
+    # the leaderboard and the CD diagram's ranks: 3 methods, Bergmann–Hommel
+    board = pd.read_csv(tmp_path / "out" / "leaderboard_accuracy.csv", index_col=0)
+    assert board.loc["a", "average_rank"] == pytest.approx(1.625)
+    cd = (tmp_path / "out" / "compare_accuracy_bergmann.md").read_text()
+    assert re.search(r"^\| a \| a \| 1\.6250 \|", cd, flags=re.MULTILINE), cd
+    assert (tmp_path / "out" / "compare_accuracy_bergmann_cd.png").stat().st_size > 0
+    # the sentences cite their numbers
+    assert "use a: average rank 1.62 of 3 methods over 4 data sets, best on 2 of them" in text
+    assert (tmp_path / "out" / "pareto.png").stat().st_size > 0
+
+
+def test_claim_rules_on_hand_records(tmp_path):
+    folder = tmp_path / "nb_benchmark" / "all"
+    folder.mkdir(parents=True)
+    hand_records().to_parquet(folder / "records.parquet")
+    ev = Evidence(tmp_path)
+    # a vs b: W/L 2/1 (d1 a tie), a vs c: 3/1, 4 data sets (< 6: per data set) -> partly
+    v = rules.best_against(ev, "a", ["accuracy"], others=["b", "c"])
+    assert v.verdict == "partly" and "best mean: a" in v.evidence
+    # c loses significantly to a on 3 of 4 data sets (too few for Wilcoxon): partly
+    v = rules.never_worse(ev, "c", ["a"])
+    assert v.verdict == "partly" and "per-data-set significant losses: a on 3" in v.evidence
+    v = rules.improves(ev, "a", ["c"])
+    assert v.verdict == "partly"  # 3 wins, 1 loss over 4 data sets
+
+
+def test_every_claim_names_a_rule_and_quotes_its_paper():
+    claims = read_claims(CLAIMS)
+    assert {c.claim_id.split("_")[0] for c in claims} == {
+        "boulle2007", "wu2015", "vidaurre2012", "elovaara2008", "hue2024",
+    }  # fmt: skip
+    for claim in claims:
+        rule_function(claim.paper, claim.rule)
+        assert claim.experiment == "nb_benchmark"
+    if not PAPERS.is_dir():
+        pytest.skip(f"the papers' texts are not here ({PAPERS})")
+    for claim in claims:
+        paper = claim.claim_id.split("_")[0]
+        assert claim.section.startswith(paper)
+        (text_file,) = PAPERS.glob(f"{paper}_*.txt")
+        text = " ".join(re.sub(r"-\s*\n\s*", "-", text_file.read_text()).split())
+        assert " ".join(claim.quote.split()) in text, claim.claim_id
+
+
+def test_experiment_config_plans_every_method_once():
+    cfg = yaml.safe_load((ROOT / "conf" / "experiment" / "nb_benchmark.yaml").read_text())
+    params = cfg["hydra"]["sweeper"]["params"]
+    methods = [m.strip() for m in params["method"].split(",")]
+    assert len(methods) == len(set(methods))
+    assert {"bma_nb_tuned", "lr_tuned", "svm_tuned", "snb_cma", "nb_mdlg", "fnb"} <= set(methods)
+    assert not {"bma_nb", "lr", "svm", "fsnb_p1"} & set(methods)  # one configuration each
+    assert cfg["protocol"]["small_classes"] == "allow"
