@@ -1,21 +1,17 @@
 """The Hydra command line `python -m repro`, run as a user would (subprocess, fresh directory)."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import run_module
 
 import repro
 from repro.registry import ALIASES, METHODS, implemented_methods
 
 
 def run(args, cwd, check=True):
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", *args, "progress=false"],
-        cwd=cwd, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    proc = run_module("repro", *args, "progress=false", cwd=cwd, timeout=300)
     if check and proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc
@@ -158,10 +154,8 @@ def test_khiops_agreement_experiment_and_its_table(tmp_path):
     agreement = rec[rec["split"] == "agreement"].set_index("metric")["value"]
     assert agreement["same_informative"] == 1 and agreement["max_weight_diff"] <= 1e-9
     assert (rec["n_train"] == 124).all() and (rec["n_features"] == 13).all()
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro.report", "experiment=khiops_agreement", f"results={results}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    args = ["experiment=khiops_agreement", f"results={results}"]
+    proc = run_module("repro.report", *args, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     text = (results / "khiops_agreement" / "agreement.md").read_text()
     assert text.startswith("# fnb_khiops vs Khiops 11")

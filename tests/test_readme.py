@@ -3,11 +3,10 @@
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_module
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -51,9 +50,7 @@ def test_cli_command_runs(command, tmp_path):
     assert args[:2] == ["python", "-m"]
     # reports read the committed results: work on a copy so the checkout is left untouched
     shutil.copytree(ROOT / "results", tmp_path / "results")
-    proc = subprocess.run(
-        [sys.executable, *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=3600
-    )
+    proc = run_module(args[2], *args[3:], cwd=tmp_path, timeout=3600)
     assert proc.returncode == 0, proc.stderr
 
 
