@@ -35,6 +35,23 @@ def python_m():
     return run_module
 
 
+def khiops_oracle_missing() -> str | None:
+    """Why the Khiops oracle cannot run here (None when it can): the Python package ``khiops``
+    or the Khiops binaries (``khiops_env`` on ``PATH``) are absent."""
+    from repro.methods.khiops.peer import khiops_missing
+
+    return khiops_missing()
+
+
+def pytest_runtest_setup(item):
+    """A test marked ``oracle("khiops")`` (a module's ``pytestmark`` included) is skipped, with the
+    reason, where Khiops cannot run, before its fixtures fit anything (they would error)."""
+    if any("khiops" in mark.args for mark in item.iter_markers("oracle")):
+        why = khiops_oracle_missing()
+        if why:
+            pytest.skip(f"Khiops oracle: {why}")
+
+
 #: cheap settings of the tuned methods for tests over every registered method (the tests check
 #: the interface and the input handling, not the tuning grid)
 CHEAP = {

@@ -1,11 +1,10 @@
 """Every Hydra config composes and instantiates (STYLE: lightning-hydra-template tests)."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_module
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import OmegaConf
@@ -112,11 +111,8 @@ def test_dataset_group_offers_every_catalog_entry(cfg_for):
 
 
 def test_example_experiment_runs(tmp_path):
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=example_baselines", "progress=false",
-         "hydra.sweeper.params.dataset='iris,wine'"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    args = ["experiment=example_baselines", "hydra.sweeper.params.dataset='iris,wine'"]
+    proc = run_module("repro", *args, "progress=false", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     files = sorted(Path(tmp_path, "results", "example_baselines").rglob("*.parquet"))
     assert len(files) == 8  # 4 methods x 2 data sets

@@ -1,9 +1,6 @@
 """boulle2007 task experiments (waveform study, Table 4 stand-ins, §8 challenge) on tiny settings,
 and every figure function of repro.report.figures.boulle2007 on the records they write."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -48,10 +45,9 @@ def written(paths, *names):
 def waveform_results(tmp_path_factory):
     """One command, as a user runs it: 300 rows, exhaustive MAP/BMA/CMA and ACC, greedy AUC."""
     results = tmp_path_factory.mktemp("wf")
-    args = [sys.executable, "-m", "repro", "experiment=boulle2007_waveform",
-            "dataset.n_samples=300", "waveform.auc_search=greedy",
-            f"results_dir={results}"]  # fmt: skip
-    proc = subprocess.run(args, cwd=results, capture_output=True, text=True, timeout=300)
+    args = ["repro", "experiment=boulle2007_waveform", "dataset.n_samples=300",
+            "waveform.auc_search=greedy", f"results_dir={results}"]  # fmt: skip
+    proc = run_module(*args, cwd=results, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return results / "boulle2007_waveform", args, proc.stdout
 
@@ -105,7 +101,7 @@ def test_waveform_artefacts(waveform_results):
 def test_waveform_resumes_without_refitting(waveform_results):
     root, args, _ = waveform_results
     before = {p: p.stat().st_mtime_ns for p in root.rglob("*.parquet")}
-    proc = subprocess.run(args, cwd=root, capture_output=True, text=True, timeout=120)
+    proc = run_module(*args, cwd=root, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("already computed") == len(WAVEFORM)
     assert {p: p.stat().st_mtime_ns for p in root.rglob("*.parquet")} == before

@@ -13,8 +13,6 @@ order, the fit report's stage times left out.
 """
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -224,11 +222,8 @@ def test_rerunning_a_committed_sweep_recomputes_nothing(tmp_path):
     """``python -m repro experiment=boulle2007_table3`` on a copy of the committed results."""
     shutil.copytree(RESULTS / "boulle2007_table3" / "iris", tmp_path / "boulle2007_table3" / "iris")
     before = _stamps(tmp_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "repro", "experiment=boulle2007_table3",
-         "hydra.sweeper.params.dataset=iris", f"results_dir={tmp_path}", "progress=false"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    proc = run_module("repro", "experiment=boulle2007_table3", "hydra.sweeper.params.dataset=iris",
+                      f"results_dir={tmp_path}", "progress=false", cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "sweep: 7 cells: 0 computed, 7 read, 0 failed" in proc.stdout
     assert _stamps(tmp_path) == before

@@ -1,14 +1,13 @@
 """wu2015 experiments run end to end on tiny settings (Hydra multirun in a fresh directory), and
 their reports (``python -m repro.report experiment=wu2015_*``: repro/report/figures/wu2015.py)."""
 
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
 from scipy import stats
 
 from repro.report.figures import wu2015
@@ -18,9 +17,8 @@ WU = ROOT / "experiments" / "wu2015"
 
 
 def run(args, cwd, timeout=300):
-    proc = subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-    )  # fmt: skip
+    assert args[0] == "-m"
+    proc = run_module(*args[1:], cwd=cwd, timeout=timeout)
     assert proc.returncode == 0, f"{proc.stdout}\n{proc.stderr}"
     return proc
 

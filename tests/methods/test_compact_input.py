@@ -7,13 +7,12 @@ allocate a table-sized temporary, and ``n_jobs`` must change neither the fit nor
 identity.
 """
 
-import subprocess
-import sys
 import tracemalloc
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
 
 from repro import evaluate, make_method
 from repro.datasets import load_dataset
@@ -159,9 +158,9 @@ def test_n_jobs_is_not_part_of_a_cells_identity(tmp_path):
 )
 def test_readme_n_jobs_overrides(tmp_path, method, override):
     """The README's ways to give a fit every core; the cell is the one-core cell (same file)."""
-    command = [sys.executable, "-m", "repro", f"method={method}", "dataset=iris", override]
+    command = [f"method={method}", "dataset=iris", override]
     options = ["protocol=cv5", f"results_dir={tmp_path}", "progress=false"]
-    proc = subprocess.run([*command, *options], capture_output=True, text=True, timeout=300)
+    proc = run_module("repro", *command, *options, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stderr
     (written,) = tmp_path.rglob("*.parquet")
     name = {"cma": "snb_cma", "fnb_khiops": "fnb_khiops"}[method]

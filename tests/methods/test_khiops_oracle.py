@@ -14,7 +14,7 @@ pytest.importorskip("khiops.sklearn")
 
 from repro.experiments import khiops_agreement as ka  # noqa: E402
 
-pytestmark = pytest.mark.oracle
+pytestmark = pytest.mark.oracle("khiops")  # skipped with the reason without Khiops
 
 
 #: checked in the fast suite: the first agreement table and the nominal sets named in issue 11

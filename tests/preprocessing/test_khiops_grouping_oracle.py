@@ -21,7 +21,7 @@ from repro.experiments.khiops_agreement import WEIGHT_TOL  # noqa: E402
 from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes  # noqa: E402
 from repro.methods.khiops.peer import khiops_snb_weights  # noqa: E402
 
-pytestmark = pytest.mark.oracle
+pytestmark = pytest.mark.oracle("khiops")  # skipped with the reason without Khiops
 
 N_CASES = 30
 N_VARIABLES = 5
