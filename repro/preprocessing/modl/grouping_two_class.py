@@ -22,6 +22,9 @@ part) if the first part is larger, else max(next largest, second part).
 
 from __future__ import annotations
 
+import numpy as np
+
+from repro.preprocessing.modl import grouping_kernels
 from repro.preprocessing.modl.criteria import GARBAGE_MIN_VALUES, GroupingCosts
 from repro.preprocessing.modl.grouping_intervals import IntervalList, lines
 from repro.preprocessing.modl.rules import EPSILON, INFINITE_COST, pick_move
@@ -271,6 +274,8 @@ def two_class_group(rows, mods, costs: GroupingCosts):
     n = len(rows)
     if n <= 1:
         return [0] * n, [tuple(r) for r in rows], 0
+    if grouping_kernels.compiled():
+        return _two_class_group_compiled(rows, mods, costs)
     order = sorted(range(n), key=lambda i: (rows[i][0] * 1.0 / (rows[i][0] + rows[i][1]), i))
     ends, parts, garbage = _two_class_discretize(
         [rows[i] for i in order], [mods[i] for i in order], costs
@@ -282,3 +287,19 @@ def two_class_group(rows, mods, costs: GroupingCosts):
         if pos == ends[k]:
             k += 1
     return labels, parts, garbage
+
+
+def _two_class_group_compiled(rows, mods, costs: GroupingCosts):
+    """:func:`two_class_group` on the kernel :func:`~.grouping_kernels.two_class_kernel` (same
+    order of the rows, same groups, same costs)."""
+    table = np.asarray(rows, dtype=np.int64).reshape(len(rows), 2)
+    ratio = table[:, 0] * 1.0 / (table[:, 0] + table[:, 1])
+    order = np.argsort(ratio, kind="stable")
+    sorted_rows = np.ascontiguousarray(table[order])
+    sorted_mods = np.asarray(mods, dtype=np.int64)[order]
+    ends, parts, garbage = grouping_kernels.two_class_kernel(
+        sorted_rows, sorted_mods, *grouping_kernels.cost_args(costs), GARBAGE_MIN_VALUES
+    )
+    labels = np.empty(len(rows), dtype=np.int64)
+    labels[order] = np.searchsorted(ends, np.arange(len(rows)), side="left")
+    return labels.tolist(), [tuple(p) for p in parts.tolist()], int(garbage)
