@@ -18,15 +18,14 @@ from conftest import ROOT
 from repro.report.__main__ import main
 from repro.report.dashboard.benchmarks import BENCHMARKS, benchmark_rows
 from repro.report.dashboard.build import collect, update_dashboard, write_dashboard
-from repro.report.dashboard.claims import all_claims
-from repro.report.dashboard.html_page import render_html
+from repro.report.dashboard.claims import all_claims, write_claims_csv
 from repro.report.dashboard.inputs import (
     DashboardError,
     check_consistency,
     dashboard_configs,
     git_date,
 )
-from repro.report.dashboard.markdown_page import render_markdown
+from repro.report.dashboard.pages import render_html, render_markdown
 
 RESULTS = ROOT / "results"
 CONF = ROOT / "conf" / "experiment"
@@ -41,8 +40,10 @@ def configs():
 def built(tmp_path_factory, configs):
     """The dashboard of the committed results, written into a temporary folder."""
     out = tmp_path_factory.mktemp("dashboard")
-    dashboard = collect(RESULTS, figures_dir=out, configs=configs, claims=committed_claims())
+    claims = committed_claims()
+    dashboard = collect(RESULTS, figures_dir=out, configs=configs, claims=claims)
     write_dashboard(dashboard, RESULTS, out)
+    write_claims_csv(claims, out)  # as generate_dashboard does: the pages link it
     return dashboard, out
 
 
@@ -353,7 +354,8 @@ def test_headless_browser_loads_every_figure(built):
     found = re.search(r'<pre id="imagecheck">(.*?)</pre>', proc.stdout)
     assert found, proc.stderr[-2000:]
     result = json.loads(found[1].replace("&quot;", '"'))
-    # every PNG of the experiments' folders (a thumbnail each) and the simplex plots
+    # every PNG of the experiments' folders (in the galleries), the simplex plots and the
+    # papers' published-against-reproduced figures
     folders = {r["folder"] for r in built[0]["experiments"]}
     pngs = sum(len(list((RESULTS / f).glob("*.png"))) for f in folders)
     pngs += len(list((out / "dashboard").glob("*.png")))
@@ -391,6 +393,5 @@ def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
     for name in ("kept_vs_a.png", "old_vs_b.png"):
         (tmp_path / name).write_bytes(b"png")
     (tmp_path / "rows.json").write_text("{}")
-    page = "| x | [Bayesian](dashboard/kept_vs_a.png) |"
-    assert remove_unreferenced_figures(tmp_path, page) == [tmp_path / "old_vs_b.png"]
+    assert remove_unreferenced_figures(tmp_path, {"kept_vs_a.png"}) == [tmp_path / "old_vs_b.png"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]

@@ -47,11 +47,18 @@ config names (its ``experiment_name``, ``report.sources`` or a section's ``store
 output changes only with its inputs. ``dashboard/rows.json`` keeps the rows, so that the report
 of one experiment updates its row alone (:func:`update_dashboard`).
 
+The pages open with one headline block per paper (:mod:`.papers`: its tables and figures
+reproduced, its published numbers within the stated rule, its claims by verdict, its flagged
+values), then one figure per paper of the published against the reproduced numbers
+(``dashboard/<paper>_published_vs_reproduced.png``), then per paper its experiments, the values
+to read with care (:func:`.points.value_flags`: an accuracy at or below the data set's majority
+rate, stand-in and substitute data sets), its figures and its claims; the other experiments, the
+Bayesian comparisons, the benchmarks, and last the layout of the folder.
+
 This module assembles the rows and writes the pages. Its parts: :mod:`.inputs` (the
-configs, records, run dates, published values and the consistency check), :mod:`.claims`,
-:mod:`.bayesian`, :mod:`.benchmarks`, and the two pages,
-:mod:`.markdown_page` and :mod:`.html_page`, over what they share,
-:mod:`.cells`.
+configs, records, run dates, published values and the consistency check), :mod:`.points`,
+:mod:`.papers`, :mod:`.claims`, :mod:`.bayesian`, :mod:`.benchmarks`, and :mod:`.pages`, which
+renders the two pages from the jinja2 templates of ``repro/report/templates/``.
 """
 
 from __future__ import annotations
@@ -71,7 +78,6 @@ from repro.report.dashboard.claims import (
     paper_claims_without_experiment,
     write_claims_csv,
 )
-from repro.report.dashboard.html_page import render_html
 from repro.report.dashboard.inputs import (
     FIGURES,
     PAPERS,
@@ -82,9 +88,12 @@ from repro.report.dashboard.inputs import (
     present_configs,
     published_comparison,
     run_of,
+    standins_replace_paper,
     store_names,
 )
-from repro.report.dashboard.markdown_page import render_markdown
+from repro.report.dashboard.pages import render_html, render_markdown
+from repro.report.dashboard.papers import draw_paper_figures, paper_summaries
+from repro.report.dashboard.points import majority_rates, value_flags
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
@@ -97,9 +106,11 @@ def experiment_row(
     cache: dict,
     figures: Path | None = None,
     claims=None,
+    majority: dict[str, float] | None = None,
 ) -> dict:
     """One dashboard row (JSON-able); ``figures``: the output folder of the simplex plots;
-    ``claims``: the claims table (:func:`~repro.report.dashboard.claims.all_claims`)."""
+    ``claims``: the claims table (:func:`~repro.report.dashboard.claims.all_claims`);
+    ``majority``: data set → majority rate (:func:`~.points.majority_rates` when not given)."""
     report = cfg.get("report") or {}
     folder_name = cfg.get("experiment_name", name)
     folder = results_dir / folder_name
@@ -114,6 +125,8 @@ def experiment_row(
     substitutes = sorted(
         (set(used) - set(paper_list)) | (set(report.get("substitutes") or []) & set(used))
     )
+    standins = set(used) if standins_replace_paper(cfg) else set(used) - set(paper_list)
+    majority = majority if majority is not None else majority_rates()
     date, revision, n_revisions = run_of(records, folder)
     runs = bool(cfg.get("task") or cfg["sweep"])
     command = f"python -m repro.report experiment={name}"
@@ -140,6 +153,7 @@ def experiment_row(
         "n_revisions": n_revisions,
         "links": links,
         "bayesian": bayesian_comparison(cfg, name, records, figures),
+        "flags": value_flags(records, majority, standins, set(substitutes) - standins),
     }
 
 
@@ -155,7 +169,11 @@ def collect(results_dir=None, figures_dir=None, configs: dict | None = None, cla
     figures = Path(figures_dir) / FIGURES if figures_dir is not None else None
     if claims is None:
         claims = all_claims(paths().published, results_dir)
-    rows = [experiment_row(n, c, results_dir, cache, figures, claims) for n, c in configs.items()]
+    majority = majority_rates()
+    rows = [
+        experiment_row(n, c, results_dir, cache, figures, claims, majority)
+        for n, c in configs.items()
+    ]
     return {
         "experiments": rows,
         "benchmarks": benchmark_rows(results_dir),
@@ -181,18 +199,28 @@ def write_dashboard(dashboard: dict, results_dir, out_dir) -> list[Path]:
     (out_dir / FIGURES).mkdir(parents=True, exist_ok=True)
     rows = out_dir / FIGURES / ROWS
     rows.write_text(json.dumps(_jsonable(dashboard), indent=1, ensure_ascii=False) + "\n")
+    draw_paper_figures(dashboard, out_dir)
     md = out_dir / "README.md"
     md.write_text(render_markdown(dashboard, results_dir, out_dir))
     page = out_dir / "index.html"
     page.write_text(render_html(dashboard, results_dir, out_dir))
-    remove_unreferenced_figures(out_dir / FIGURES, md.read_text())
+    remove_unreferenced_figures(out_dir / FIGURES, dashboard_figures(dashboard))
     return [md, page, rows]
 
 
-def remove_unreferenced_figures(folder, page: str) -> list[Path]:
-    """Delete the PNG files of the dashboard's folder that ``page`` no longer shows (a plot of
-    a comparison that changed its rival): the folder holds what the page links, nothing else."""
-    stale = [p for p in Path(folder).glob("*.png") if p.name not in page]
+def dashboard_figures(dashboard: dict) -> set[str]:
+    """The names of the figures of the dashboard's own folder that its pages show: the
+    Bayesian simplex plots and the papers' published-against-reproduced figures."""
+    paths = [r["bayesian"]["figure"] for r in dashboard["experiments"] if r["bayesian"]]
+    paths += [s["figure"] for s in paper_summaries(dashboard) if s["figure"]]
+    return {Path(p).name for p in paths}
+
+
+def remove_unreferenced_figures(folder, shown: set[str]) -> list[Path]:
+    """Delete the PNG files of the dashboard's folder that the page no longer shows (``shown``:
+    their names; a plot of a comparison that changed its rival): the folder holds what the page
+    links, nothing else."""
+    stale = [p for p in Path(folder).glob("*.png") if p.name not in shown]
     for path in stale:
         path.unlink()
     return stale
@@ -247,8 +275,11 @@ def update_dashboard(experiment: str, results_dir=None, configs: dict | None = N
     kept = {r["experiment"]: r for r in dashboard["experiments"] if r["experiment"] in configs}
     missing = set(configs) - set(kept) - touched
     claims = all_claims(paths().published, results_dir, experiments=touched | missing)
+    majority = majority_rates()
     fresh = {
-        n: experiment_row(n, configs[n], results_dir, cache, results_dir / FIGURES, claims)
+        n: experiment_row(
+            n, configs[n], results_dir, cache, results_dir / FIGURES, claims, majority
+        )
         for n in touched | missing
     }
     dashboard = _jsonable(

@@ -12,6 +12,7 @@ import pandas as pd
 
 from repro.config import experiment_config, experiment_names, paths
 from repro.evaluation.records import read_records
+from repro.report.dashboard.points import comparison_points
 from repro.report.reproduction import (
     SPREAD_SUFFIXES,
     compare_reported,
@@ -155,7 +156,8 @@ def run_of(records: pd.DataFrame | None, folder: Path) -> tuple[str, str, int]:
 
 def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> dict | None:
     """Published values compared, on stand-ins, and agreeing by the stated rule (module
-    docstring), or None."""
+    docstring), with each number as a record (``points``: :func:`.points.comparison_points`),
+    or None."""
     report = cfg.get("report") or {}
     tables = report.get("reported_tables")
     if not tables:
@@ -169,7 +171,14 @@ def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> 
     spread = reported["metric"].str.endswith(SPREAD_SUFFIXES)
     values = reported[~spread]
     if records is None:
-        return {"published": len(values), "compared": 0, "within": 0, "with_spread": 0}
+        return {
+            "published": len(values),
+            "compared": 0,
+            "on_standins": 0,
+            "within": 0,
+            "with_spread": 0,
+            "points": [],
+        }
     methods = cfg["sweep"].get("method") or report.get("methods")
     if methods:
         records = records[records["method"].isin(methods)]
@@ -188,6 +197,13 @@ def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> 
         "on_standins": int(kinds["on_standins"].sum()),
         "within": int(kinds["agree"].sum()),
         "with_spread": int(kinds["testable"].sum()),
+        "points": comparison_points(
+            comparison,
+            reported,
+            records,
+            published_runs=report.get("published_runs"),
+            substitutes=report.get("substitutes") or (),
+        ),
     }
 
 

@@ -1,0 +1,274 @@
+"""The headline of each paper on the dashboard, from the rows (:mod:`.build`) as records:
+
+- items reproduced / total: the paper's tables and figures of results (:data:`PAPER_ITEMS`, as
+  mapped in ``experiments/<paper>/README.md``); an item is reproduced when the results folder
+  holds the records of its experiment. The other experiments of a paper are variants (another
+  setting of one of its items) and count for no item nor number;
+- published numbers compared / within the stated rule: the sums over the items' experiments of
+  :func:`~repro.report.dashboard.inputs.published_comparison` (each number once);
+- claims holding / partly / not / not testable: every claim of the paper's ``claims.yaml``;
+- the values flagged (:func:`~repro.report.dashboard.points.value_flags`), each once;
+- one figure of the published against the reproduced numbers (:func:`draw_paper_figure`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from repro.report.claims.engine import VERDICTS
+from repro.report.dashboard.inputs import FIGURES, PAPERS
+from repro.report.figure_files import save_figure
+
+#: the paper's reference, shown on its headline block
+PAPER_TITLES = {
+    "boulle2007": "Boullé (2007), Compression-based averaging of selective naive Bayes "
+    "classifiers, JMLR 8",
+    "wu2015": "Wu, Sanner, Oliveira (2015), BMA-NB: averaging over an exponential number of "
+    "feature models in linear time",
+    "vidaurre2012": "Vidaurre, Bielza, Larrañaga (2012), forward stagewise naive Bayes",
+    "hue2024": "Hue & Boullé (2024), Fractional naive Bayes: non-convex optimisation for a "
+    "parsimonious weighted selective naive Bayes",
+    "elovaara2008": "Elovaara & Myllymäki (2008), MDL-based attribute models in naive Bayes",
+}
+
+#: the paper's tables and figures of results: (item, the experiment that recreates it, or None
+#: and why not)
+PAPER_ITEMS: dict[str, list[tuple[str, str | None, str]]] = {
+    "boulle2007": [
+        ("Fig. 1", None, "only illustrates the waveform generator"),
+        ("Fig. 2", None, "only illustrates the waveform generator"),
+        *[(f"Fig. {n}", "boulle2007_waveform", "") for n in range(3, 9)],
+        ("Table 3", "boulle2007_table3", ""),
+        ("Fig. 9", "boulle2007_table3", ""),
+        ("Table 4", "boulle2007_table4", ""),
+        ("Fig. 10", "boulle2007_table4", ""),
+        ("Fig. 11", None, "needs the other challenge participants' entries"),
+        ("Table 5", "boulle2007_challenge", ""),
+        ("Fig. 12", "boulle2007_challenge", ""),
+    ],
+    "wu2015": [
+        ("Table 2", "wu2015_table2", ""),
+        ("Fig. 2", "wu2015_fig2", ""),
+        ("Fig. 3", "wu2015_fig3", ""),
+    ],
+    "vidaurre2012": [
+        *[(f"Fig. {n}", f"vidaurre2012_fig{n}", "") for n in range(1, 7)],
+        ("Table 1", "vidaurre2012_table1", ""),
+        ("Table 2", "vidaurre2012_table2", ""),
+        ("Table 3", None, "its StarPlus fMRI data are not obtainable offline"),
+        ("Table 4", "vidaurre2012_table4", ""),
+    ],
+    "hue2024": [
+        *[(f"Fig. {n}", "hue2024_fig1to3", "") for n in range(1, 4)],
+        ("Table 1", "hue2024_fig1to3", ""),
+        ("Fig. 4", "hue2024_fig4", ""),
+        ("Fig. 5", "hue2024_fig5", ""),
+        ("Fig. 6", "hue2024_fig6", ""),
+        *[(f"Fig. {n}", "hue2024_fig7to11", "") for n in range(7, 12)],
+    ],
+    "elovaara2008": [
+        ("Fig. 1", "elovaara2008_fig1", ""),
+        ("Fig. 2", "elovaara2008_fig2", ""),
+    ],
+}
+
+#: the colour of each verdict (the page's badges and the figures' points)
+VERDICT_COLOURS = {
+    "holds": "#1a7f37",
+    "partly": "#d4a017",
+    "does not hold": "#cf222e",
+    "not testable": "#8c959f",
+}
+#: the colour of a published number by its rule's verdict (agrees, disagrees, not decided)
+AGREES_COLOURS = {True: "#1a7f37", False: "#cf222e", None: "#8c959f"}
+
+
+def item_experiments(paper: str) -> set[str]:
+    """The experiments that recreate the paper's items."""
+    return {e for _, e, _ in PAPER_ITEMS.get(paper, []) if e}
+
+
+def paper_summaries(dashboard: dict) -> list[dict]:
+    """One headline record per paper of :data:`PAPERS` on the dashboard (module docstring)."""
+    rows = {r["experiment"]: r for r in dashboard["experiments"]}
+    out = []
+    for paper in PAPERS:
+        own = [r for r in dashboard["experiments"] if r["paper"] == paper]
+        if not own:
+            continue
+        primary = [r for r in own if r["experiment"] in item_experiments(paper)]
+        items = [
+            {
+                "item": item,
+                "experiment": experiment,
+                "reproduced": experiment in rows and rows[experiment]["used"] > 0,
+                "why": why or ("" if experiment in rows else "not in this results folder"),
+            }
+            for item, experiment, why in PAPER_ITEMS.get(paper, [])
+        ]
+        values = [r["values"] for r in primary if r["values"]]
+        claims = [c for r in own for c in r["claims"]]
+        claims += (dashboard.get("paper_claims") or {}).get(paper, [])
+        counts = Counter(c["verdict"] for c in claims)
+        flags = paper_flags(own)
+        points = paper_points(primary)
+        out.append(
+            {
+                "paper": paper,
+                "title": PAPER_TITLES.get(paper, paper),
+                "items": items,
+                "items_reproduced": sum(i["reproduced"] for i in items),
+                "items_total": len(items),
+                "variants": sorted(r["experiment"] for r in own if r not in primary),
+                "numbers": {
+                    key: sum(v.get(key, 0) for v in values)
+                    for key in ("published", "compared", "on_standins", "with_spread", "within")
+                },
+                "has_published": bool(values),
+                "claims": {v: counts.get(v, 0) for v in VERDICTS},
+                "n_claims": len(claims),
+                "flags": flags,
+                "figure": f"{FIGURES}/{paper}_published_vs_reproduced.png" if points else None,
+            }
+        )
+    return out
+
+
+def paper_points(rows: list[dict]) -> list[dict]:
+    """The published numbers of ``rows`` that have a reproduced value (the figure's points)."""
+    return [
+        p
+        for r in rows
+        if r["values"]
+        for p in r["values"].get("points", [])
+        if p["reproduced"] is not None
+    ]
+
+
+def paper_flags(rows: list[dict]) -> list[dict]:
+    """The flags of a paper's rows, each once, with the experiments where it occurs."""
+    seen: dict[tuple, dict] = {}
+    for row in rows:
+        for flag in row.get("flags") or []:
+            key = (flag["kind"], flag["dataset"], flag["method"], flag["value"])
+            entry = seen.setdefault(key, {**flag, "experiments": []})
+            entry["experiments"].append(row["experiment"])
+    order = {"collapse": 0, "stand-in": 1, "substitute": 2}
+    return sorted(
+        seen.values(),
+        key=lambda f: (order.get(f["kind"], 3), f["dataset"], f["method"] or ""),
+    )
+
+
+#: panel titles of the kinds of published numbers
+PANELS = {"rank": "average ranks", "count": "W/L counts (significant wins, losses)"}
+
+
+def panels(points: list[dict]) -> dict[str, list[dict]]:
+    """The points of a paper's figure by panel: one per metric of its values and means (same
+    scale), then average ranks, then W/L counts."""
+    out: dict[str, list[dict]] = {}
+    for p in points:
+        title = PANELS.get(p["kind"], p["metric"])
+        out.setdefault(title, []).append(p)
+    last = list(PANELS.values())
+    return dict(
+        sorted(out.items(), key=lambda kv: (last.index(kv[0]) if kv[0] in last else -1, kv[0]))
+    )
+
+
+def draw_paper_figure(summary: dict, points: list[dict], path) -> Path:
+    """The published against the reproduced numbers of a paper: one panel per kind of number
+    (:func:`panels`), the diagonal, each point coloured by its rule's verdict, the interval of
+    ours (vertical) and of the published value (horizontal) where the rule has one; stand-in
+    numbers hollow (never judged), substitute data sets as triangles."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    groups = panels(points)
+    n = len(groups)
+    cols = min(n, 2)
+    nrows = -(-n // cols)
+    side = 3.6 if cols == 2 else 5.0  # one panel: as wide as two
+    fig, axes = plt.subplots(
+        nrows, cols, figsize=(side * cols, (side - 0.2) * nrows + 1.0), squeeze=False
+    )
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    for ax, (title, group) in zip(axes.ravel(), groups.items()):
+        values = [v for p in group for v in _extent(p)]
+        lo, hi = min(values), max(values)
+        pad = 0.05 * (hi - lo or 1.0)
+        ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="#57606a", lw=1, zorder=1)
+        for p in group:
+            colour = "#8c959f" if p["on_standins"] else AGREES_COLOURS[p["agrees"]]
+            x, y = p["published"], p["reproduced"]
+            if p["low"] is not None or p["published_low"] is not None:
+                yerr = [[y - p["low"]], [p["high"] - y]] if p["low"] is not None else None
+                xerr = (
+                    [[x - p["published_low"]], [p["published_high"] - x]]
+                    if p["published_low"] is not None
+                    else None
+                )
+                ax.errorbar(x, y, yerr=yerr, xerr=xerr, fmt="none", ecolor=colour, alpha=0.6,
+                            lw=1, zorder=2)  # fmt: skip
+            ax.scatter(
+                x,
+                y,
+                s=30,
+                marker="^" if p["substitute"] else "o",
+                facecolors="none" if p["on_standins"] else colour,
+                edgecolors=colour,
+                zorder=3,
+            )
+        ax.set_xlim(lo - pad, hi + pad)
+        ax.set_ylim(lo - pad, hi + pad)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_title(f"{title} ({len(group)})", fontsize=10)
+        ax.set_xlabel("published")
+        ax.set_ylabel("reproduced")
+        ax.grid(alpha=0.3)
+    legend = [
+        Line2D([], [], marker="o", ls="", color=AGREES_COLOURS[True], label="agrees by its rule"),
+        Line2D([], [], marker="o", ls="", color=AGREES_COLOURS[False], label="does not agree"),
+        Line2D([], [], marker="o", ls="", color=AGREES_COLOURS[None], label="not decided"),
+        Line2D([], [], marker="o", ls="", mfc="none", color="#8c959f", label="on stand-ins"),
+        Line2D([], [], marker="^", ls="", color="#57606a", label="substitute data set"),
+    ]
+    fig.legend(handles=legend, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.suptitle(
+        f"{summary['paper']}: published against reproduced, {len(points)} numbers\n"
+        "(bars: the interval of ours that the rule uses)",
+        fontsize=10,
+    )
+    bottom = 0.9 / fig.get_figheight()
+    top = 1 - 0.55 / fig.get_figheight()
+    fig.tight_layout(rect=(0, bottom, 1, top))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(fig, path, dpi=80)
+    plt.close(fig)
+    return path
+
+
+def _extent(p: dict) -> list[float]:
+    out = [p["published"], p["reproduced"]]
+    out += [p[k] for k in ("low", "high", "published_low", "published_high") if p[k] is not None]
+    return out
+
+
+def draw_paper_figures(dashboard: dict, out_dir) -> list[Path]:
+    """The figure of every paper with compared numbers, into ``<out_dir>/dashboard/``."""
+    rows = dashboard["experiments"]
+    written = []
+    for summary in paper_summaries(dashboard):
+        if summary["figure"] is None:
+            continue
+        primary = item_experiments(summary["paper"])
+        points = paper_points([r for r in rows if r["experiment"] in primary])
+        written.append(draw_paper_figure(summary, points, Path(out_dir) / summary["figure"]))
+    return written
