@@ -75,8 +75,32 @@ def test_evaluate_records_schema_and_values():
     np.testing.assert_allclose(cr, 1 - ilf / np.log(3), rtol=1e-12)
 
 
-def test_same_folds_for_every_method_and_parallel_equals_serial():
+def test_same_folds_for_every_method_and_parallel_equals_serial(monkeypatch):
     ds = _dataset()
+    # two methods through the runner: the training and test indices of every fold they were
+    # given are the same, and those of make_splits(seed, data set); another seed gives others
+    seen = {}
+    run_fold = runner.run_fold
+
+    def spy(estimator, X, y, split, *args, **kwargs):
+        seen.setdefault(type(estimator).__name__, []).append((split.train, split.test))
+        return run_fold(estimator, X, y, split, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_fold", spy)
+    for method in ("nb_gaussian", "nb_ef"):
+        runner.evaluate(method, ds, protocol="cv5", seed=2)
+    monkeypatch.undo()
+    assert set(seen) == {"GaussianNaiveBayes", "EqualFrequencyNaiveBayes"}
+    gaussian, equal_frequency = seen.values()
+    expected = [(s.train, s.test) for s in make_splits("cv5", ds.y, seed=2, dataset="toy")]
+    other = [s.test for s in make_splits("cv5", ds.y, seed=3, dataset="toy")]
+    for folds in (gaussian, equal_frequency):
+        assert len(folds) == 5
+        for (train, test), (e_train, e_test) in zip(folds, expected, strict=True):
+            np.testing.assert_array_equal(train, e_train)
+            np.testing.assert_array_equal(test, e_test)
+        assert np.array_equal(np.sort(np.concatenate([t for _, t in folds])), np.arange(90))
+    assert not all(np.array_equal(t, o) for (_, t), o in zip(gaussian, other))
     a = runner.evaluate("nb_gaussian", ds, protocol="cv5", seed=2)
     b = runner.evaluate("nb_gaussian", ds, protocol="cv5", seed=2, n_jobs=2)
     keep = ["repetition", "fold", "split", "metric"]

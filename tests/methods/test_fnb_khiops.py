@@ -60,11 +60,26 @@ def test_reference_accuracy_breast_cancer():
 
 
 def test_park_miller_sequence():
+    """Khiops' generator is the Park–Miller minimal standard z ← 16807·z mod (2³¹ − 1) (Schrage's
+    product) on a state kept XOR-ed with MASK (Numerical Recipes' ran0): u = z / (2³¹ − 1)."""
+    m, mask = 2**31 - 1, ParkMillerRandom.MASK
+    # the published sequence from z = 1: the state 1 is stored as 1 ^ MASK
+    rng = ParkMillerRandom(1 ^ mask)
+    z = [round(rng.random_double() * m) for _ in range(10_000)]
+    assert z[:3] == [16807, 282475249, 1622650073]
+    assert z[9_999] == 1043618065  # Park & Miller's check value
+    assert rng.seed == 1043618065 ^ mask
+    # Khiops' seed 1: the sequence from z = 1 ^ MASK = 123459877, by exact integer arithmetic
+    assert 1 ^ mask == 123459877
     rng = ParkMillerRandom(1)
-    first = [rng.random_double() for _ in range(3)]
-    assert all(0 < u < 1 for u in first) and len(set(first)) == 3
-    again = ParkMillerRandom(1)
-    assert [again.random_double() for _ in range(3)] == first
+    z = [round(rng.random_double() * m) for _ in range(10_000)]
+    assert z[:3] == [16807**k * 123459877 % m for k in (1, 2, 3)]
+    assert z[9_999] == pow(16807, 10_000, m) * 123459877 % m
+    # random_int(n) = ⌊(n + 1)·u⌋ on the same draws
+    rng, draws = ParkMillerRandom(1), ParkMillerRandom(1)
+    assert [rng.random_int(9) for _ in range(50)] == [
+        int((9 + 1.0) * draws.random_double()) for _ in range(50)
+    ]
     assert sorted(ParkMillerRandom(1).shuffle(range(6))) == list(range(6))
 
 
