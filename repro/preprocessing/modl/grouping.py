@@ -74,10 +74,10 @@ import sys
 
 import numpy as np
 
+from repro.preprocessing.modl import grouping_kernels
 from repro.preprocessing.modl.criteria import GARBAGE_MIN_VALUES, GroupingCosts
 from repro.preprocessing.modl.grouping_multi_class import (
     Group,
-    build_group_merges,
     build_reliable_sub_groups,
     compute_min_group_frequency,
     merge_groups,
@@ -112,9 +112,7 @@ def multiple_classes_group(rows, mods, costs, n_instances: int, garbage_search: 
         min_f = compute_min_group_frequency(groups, n_instances, n_max)
         groups, few_index = merge_small_groups(groups, min_f, costs)
     initial = [g.clone() for g in groups]
-    _, _, new_groups, iv_opt = merge_groups(
-        0, groups, build_group_merges(groups, costs), costs, garbage_search
-    )
+    _, _, new_groups, iv_opt = merge_groups(0, groups, None, costs, garbage_search)
     if garbage_search:
         target, garbage, iv_opt = post_optimize_grouping(initial, new_groups, iv_opt, costs, True)
     if few_index is not None:
@@ -209,12 +207,21 @@ def _granularity_max(n: int) -> int:
 
 
 def group_values(
-    value_counts: np.ndarray, attribute_cost: float
+    value_counts: np.ndarray, attribute_cost: float, engine: str | None = None
 ) -> tuple[np.ndarray, int, float, np.ndarray]:
     """Khiops grouping of V values (rows: class counts, sorted by decreasing frequency).
 
     Returns (group label of each value, granularity, cost, catch-all mask of the values).
+    ``engine``: ``"numba"`` (the compiled kernels of
+    :mod:`~repro.preprocessing.modl.grouping_kernels`, the default), ``"python"`` (the Python
+    reference, the tests' oracle; same groups and costs), None: the current one.
     """
+    with grouping_kernels.engine(engine):
+        return _group_values(value_counts, attribute_cost)
+
+
+def _group_values(value_counts: np.ndarray, attribute_cost: float):
+    """:func:`group_values` on the current engine."""
     value_counts = np.asarray(value_counts, dtype=np.float64)
     rows = [tuple(int(round(x)) for x in r) for r in value_counts]
     n = sum(sum(r) for r in rows)

@@ -1083,6 +1083,417 @@ def two_class_kernel(rows, mods, lf, a1, a2, bell, lg, fp, ip, garbage_min):
 
 
 # ---------------------------------------------------------------------------------------------
+# Several classes: greedy merges of any two groups (OptimizeGroups)
+# ---------------------------------------------------------------------------------------------
+_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+
+@njit(cache=True, inline="always")
+def _hash_home(bits, mask):
+    h = bits ^ (bits >> 29)
+    h = h * _HASH_MULT
+    h = h ^ (h >> 32)
+    return h & mask
+
+
+@njit(cache=True)
+def _tl_add(tl, item, key):
+    """Add ``item`` with ``key`` to the tie list (see :func:`merge_groups_kernel`)."""
+    (m_prev, m_next, m_slot, s_key, s_first, s_last, s_count, s_inheap, h_bits, h_slot, heap, st,
+     fbuf, ibuf) = tl  # fmt: skip
+    fbuf[0] = key + 0.0
+    bits = ibuf[0]
+    mask = h_slot.size - 1
+    h = _hash_home(bits, mask)
+    while h_slot[h] != -1 and h_bits[h] != bits:
+        h = (h + 1) & mask
+    if h_slot[h] == -1:
+        s = st[0]
+        st[0] += 1
+        h_slot[h] = s
+        h_bits[h] = bits
+        s_key[s] = fbuf[0]
+        s_count[s] = 0
+        s_inheap[s] = 0
+    s = h_slot[h]
+    if s_count[s] == 0:
+        s_first[s] = item
+        s_last[s] = item
+        m_prev[item] = -1
+        m_next[item] = -1
+    else:
+        hd = s_first[s]
+        nx = m_next[hd]
+        m_prev[item] = hd
+        m_next[item] = nx
+        m_next[hd] = item
+        if nx != -1:
+            m_prev[nx] = item
+        else:
+            s_last[s] = item
+    s_count[s] += 1
+    m_slot[item] = s
+    if not s_inheap[s]:
+        s_inheap[s] = 1
+        # sift up (max-heap on s_key)
+        k = st[1]
+        st[1] += 1
+        x = s_key[s]
+        while k > 0:
+            parent = (k - 1) >> 1
+            if s_key[heap[parent]] < x:
+                heap[k] = heap[parent]
+                k = parent
+            else:
+                break
+        heap[k] = s
+
+
+@njit(cache=True)
+def _tl_remove(tl, item):
+    m_prev, m_next, m_slot, s_first, s_last, s_count = tl[0], tl[1], tl[2], tl[4], tl[5], tl[6]
+    s = m_slot[item]
+    p = m_prev[item]
+    nx = m_next[item]
+    if p != -1:
+        m_next[p] = nx
+    else:
+        s_first[s] = nx
+    if nx != -1:
+        m_prev[nx] = p
+    else:
+        s_last[s] = p
+    s_count[s] -= 1
+
+
+@njit(cache=True)
+def _tl_tail(tl):
+    """The last item of the list (largest key; in its tie group, the last one)."""
+    s_key, s_last, s_count, s_inheap, heap, st = tl[3], tl[5], tl[6], tl[7], tl[10], tl[11]
+    while True:
+        s = heap[0]
+        if s_count[s] > 0:
+            return s_last[s]
+        # pop the empty slot
+        s_inheap[s] = 0
+        st[1] -= 1
+        n = st[1]
+        x = heap[n]
+        xk = s_key[x]
+        k = 0
+        while True:
+            c = 2 * k + 1
+            if c >= n:
+                break
+            if c + 1 < n and s_key[heap[c + 1]] > s_key[heap[c]]:
+                c += 1
+            if s_key[heap[c]] > xk:
+                heap[k] = heap[c]
+                k = c
+            else:
+                break
+        heap[k] = x
+
+
+@njit(cache=True)
+def _tie_list(n_items, n_adds):
+    size = 1
+    while size < 2 * n_adds + 2:
+        size *= 2
+    fbuf = np.empty(1)
+    return (
+        np.empty(n_items, dtype=np.int64),
+        np.empty(n_items, dtype=np.int64),
+        np.empty(n_items, dtype=np.int64),
+        np.empty(n_adds + 1),
+        np.empty(n_adds + 1, dtype=np.int64),
+        np.empty(n_adds + 1, dtype=np.int64),
+        np.empty(n_adds + 1, dtype=np.int64),
+        np.empty(n_adds + 1, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+        np.empty(n_adds + 1, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        fbuf,
+        fbuf.view(np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def _pair(a, b):
+    if a < b:
+        return b * (b - 1) // 2 + a
+    return a * (a - 1) // 2 + b
+
+
+@njit(cache=True)
+def merge_groups_kernel(
+    counts, mods, gcosts, n_exact, garbage_search, lf, a1, a2, bell, lg, fp, ip
+):
+    """``OptimizeGroups`` (``...WithGarbageSearch``) as ``grouping_multi_class.merge_groups``.
+
+    The merge list (key −Δ, the best merge at its tail) keeps the ``SortedList`` order: keys in
+    increasing order; among equal keys, the first inserted, then the others from the newest to the
+    oldest (a new one goes right after the first; when the first leaves, the next one leads).
+    Each distinct key is a slot holding its merges in that order (a linked list); the slots are
+    found by a hash table of the keys' bits and ordered by a lazy max-heap.
+
+    Returns (n_opt, n_opt_garbage (−1: none), active groups in order, their counts, numbers of
+    values and costs, group of each initial group)."""
+    ctx = _make_ctx(lf, a1, a2, bell, lg, fp, ip)
+    j_classes = ip[3]
+    n_init = counts.shape[0]
+    counts = counts.copy()
+    mods = mods.copy()
+    gcosts = gcosts.copy()
+    n_items = max(n_init * (n_init - 1) // 2, 1)
+    tl = _tie_list(n_items, 2 * n_items)
+    m_delta = np.empty(n_items)
+    for i in range(n_init):
+        for j in range(i):
+            mid = _pair(j, i)
+            m_delta[mid] = _part_sum(lf, counts[i], counts[j], j_classes) - gcosts[i] - gcosts[j]
+    for i in range(n_init):
+        for j in range(i):
+            mid = _pair(j, i)
+            _tl_add(tl, mid, -m_delta[mid])
+    iv = np.arange(n_init)
+    active = np.arange(n_init)
+    n_active = n_init
+    new_index = np.arange(n_init)
+    cont = True
+    total = 0.0
+    best_total = 0.0
+    n_groups = n_init
+    n_opt = n_init
+    n_opt_g = -1
+    n_min = 2
+    fkeys = np.zeros((1, n_init + 1))
+    fitems = np.zeros((1, n_init + 1), dtype=np.int64)
+    fsizes = np.zeros(1, dtype=np.int64)
+    fkeyof = np.zeros((1, n_init + 1))
+    cum_g = 0.0
+    best_cum_g = 0.0
+    prev_pcg = 0.0
+    if garbage_search:
+        n_min = 4
+        for g in range(n_init):
+            _sl_add(fkeys, fitems, fsizes, fkeyof, 0, g, -1.0 * mods[g])
+        n_opt_g = n_groups
+        if n_groups > 2:
+            prev_pcg = _pc(ctx, n_groups, mods[fitems[0, 0]])
+            cum_g = prev_pcg - _pc(ctx, n_groups, 0)
+            best_cum_g = cum_g
+    # pair index -> (index1, index2)
+    while cont and n_groups >= n_min and n_groups > n_exact:
+        best = _tl_tail(tl)
+        # decode the pair (j < i)
+        i2 = int((1.0 + math.sqrt(1.0 + 8.0 * best)) / 2.0)
+        while i2 * (i2 - 1) // 2 > best:
+            i2 -= 1
+        while (i2 + 1) * i2 // 2 <= best:
+            i2 += 1
+        i1 = best - i2 * (i2 - 1) // 2
+        b_delta = m_delta[best]
+        delta = b_delta + _pd(ctx, n_groups, 0)
+        cont = delta < EPSILON
+        if garbage_search:
+            pcg = _mgc(ctx, n_groups, mods[fitems[0, 0]], mods[i1] + mods[i2])
+            delta_g = (pcg - prev_pcg) + b_delta
+            if cont:
+                cont = delta_g < EPSILON
+            prev_pcg = pcg
+            cum_g += delta_g
+        total += delta
+        if total < best_total + EPSILON:
+            best_total = total
+            n_opt = n_groups - 1
+        if garbage_search and cum_g < best_cum_g + EPSILON:
+            best_cum_g = cum_g
+            n_opt_g = n_groups - 1
+        if n_exact != 0:
+            cont = n_groups > n_exact
+        if cont:
+            n_groups -= 1
+            if garbage_search:
+                _sl_remove(fkeys, fitems, fsizes, fkeyof, 0, i1)
+                _sl_remove(fkeys, fitems, fsizes, fkeyof, 0, i2)
+            for j in range(counts.shape[1]):
+                counts[i1, j] += counts[i2, j]
+            mods[i1] += mods[i2]
+            gcosts[i1] = _part_row(lf, counts[i1], j_classes)
+            if garbage_search:
+                _sl_add(fkeys, fitems, fsizes, fkeyof, 0, i1, -1.0 * mods[i1])
+            iv[i2] = i1
+            # swap-removal of group i2 from the active groups
+            pos = new_index[i2]
+            new_index[i2] = n_active - 1
+            last = active[n_active - 1]
+            active[pos] = last
+            n_active -= 1
+            new_index[last] = pos
+            # merges of the new group
+            for a in range(n_active):
+                other = active[a]
+                _tl_remove(tl, _pair(i2, other))
+                if other != i1:
+                    mid = _pair(i1, other)
+                    _tl_remove(tl, mid)
+                    m_delta[mid] = (
+                        _part_sum(lf, counts[i1], counts[other], j_classes)
+                        - gcosts[i1]
+                        - gcosts[other]
+                    )
+                    _tl_add(tl, mid, -m_delta[mid])
+    final_index = np.zeros(n_init, dtype=np.int64)
+    for i in range(n_active):
+        final_index[active[i]] = i
+    for i in range(n_init):
+        idx = iv[i]
+        while iv[idx] < idx:
+            idx = iv[idx]
+        iv[i] = idx
+    for i in range(n_init):
+        iv[i] = final_index[iv[i]]
+    act = active[:n_active].copy()
+    return n_opt, n_opt_g, act, counts[act], mods[act], gcosts[act], iv
+
+
+# ---------------------------------------------------------------------------------------------
+# Several classes: moves of single values between groups (PostOptimizeGroups)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def post_optimize_groups_kernel(
+    src, src_mod, counts, mods, iv, garbage_search, lf, a1, a2, bell, lg, fp, ip
+):
+    """``PostOptimizeGroups`` (``...WithGarbageSearch``) as
+    ``grouping_post_optimisation.post_optimize_groups``: ``counts``, ``mods`` and ``iv`` are
+    modified in place. Returns the number of non-empty groups."""
+    ctx = _make_ctx(lf, a1, a2, bell, lg, fp, ip)
+    j_classes = ip[3]
+    n_groups = counts.shape[0]
+    n_mod = src.shape[0]
+    group_costs = np.empty(n_groups)
+    for g in range(n_groups):
+        group_costs[g] = _part_row(lf, counts[g], j_classes)
+    out_delta = np.zeros(n_mod)
+    in_delta = np.zeros(n_mod * n_groups)
+    for m in range(n_mod):
+        cur = iv[m]
+        out_delta[m] = _part_diff(lf, counts[cur], src[m], j_classes) - group_costs[cur]
+    for m in range(n_mod):
+        cur = iv[m]
+        for g in range(n_groups):
+            if g != cur:
+                in_delta[m * n_groups + g] = (
+                    _part_sum(lf, counts[g], src[m], j_classes) - group_costs[g]
+                )
+    n_true = n_groups
+    fkeys = np.zeros((1, n_groups + 1))
+    fitems = np.zeros((1, n_groups + 1), dtype=np.int64)
+    fsizes = np.zeros(1, dtype=np.int64)
+    fkeyof = np.zeros((1, n_groups + 1))
+    if garbage_search:
+        for g in range(n_groups):
+            _sl_add(fkeys, fitems, fsizes, fkeyof, 0, g, -1.0 * mods[g])
+    while (not garbage_search) or n_true > 3:
+        best_delta = EPSILON
+        best_m = -1
+        best_g = -1
+        if not garbage_search:
+            for m in range(n_mod):
+                cur = iv[m]
+                base = m * n_groups
+                om = out_delta[m]
+                for g in range(n_groups):
+                    if g != cur:
+                        delta = om + in_delta[base + g]
+                        if delta < best_delta:
+                            best_delta = delta
+                            best_m = m
+                            best_g = g
+        else:
+            garbage = mods[fitems[0, 0]]
+            pc_now = _pc(ctx, n_true, garbage)
+            for m in range(n_mod):
+                cur = iv[m]
+                moved = src_mod[m]
+                cur_is_head = fitems[0, 0] == cur
+                for g in range(n_groups):
+                    if g == cur:
+                        continue
+                    delta = out_delta[m] + in_delta[m * n_groups + g]
+                    new_g = garbage
+                    if cur_is_head:
+                        new_g -= moved
+                        second = mods[fitems[0, 1]]
+                        if new_g < second:
+                            new_g = second
+                    if new_g < mods[g] + moved:
+                        new_g = mods[g] + moved
+                    new_n = n_true
+                    if moved == mods[cur]:
+                        new_n -= 1
+                    if mods[g] == 0:
+                        new_n += 1
+                    if garbage != new_g or new_n != n_true:
+                        if new_n < 3:
+                            delta = DBL_MAX
+                        else:
+                            delta += _pc(ctx, new_n, new_g) - pc_now
+                    if delta < best_delta:
+                        best_delta = delta
+                        best_m = m
+                        best_g = g
+        if not best_delta < -EPSILON:
+            break
+        out_g = iv[best_m]
+        in_g = best_g
+        group_costs[out_g] += out_delta[best_m]
+        group_costs[in_g] += in_delta[best_m * n_groups + in_g]
+        out_delta[best_m] = -in_delta[best_m * n_groups + in_g]
+        if garbage_search:
+            _sl_remove(fkeys, fitems, fsizes, fkeyof, 0, in_g)
+            _sl_remove(fkeys, fitems, fsizes, fkeyof, 0, out_g)
+            if mods[in_g] == 0:
+                n_true += 1
+        for j in range(counts.shape[1]):
+            counts[in_g, j] += src[best_m, j]
+            counts[out_g, j] -= src[best_m, j]
+        mods[in_g] += src_mod[best_m]
+        mods[out_g] -= src_mod[best_m]
+        if garbage_search:
+            if mods[out_g] == 0:
+                n_true -= 1
+            _sl_add(fkeys, fitems, fsizes, fkeyof, 0, in_g, -1.0 * mods[in_g])
+            _sl_add(fkeys, fitems, fsizes, fkeyof, 0, out_g, -1.0 * mods[out_g])
+        iv[best_m] = in_g
+        base = best_m * n_groups
+        for g in range(n_groups):
+            if g != in_g:
+                in_delta[base + g] = (
+                    _part_sum(lf, counts[g], src[best_m], j_classes) - group_costs[g]
+                )
+            else:
+                in_delta[base + g] = 0.0
+        for m in range(n_mod):
+            if m == best_m:
+                continue
+            cur = iv[m]
+            if cur == out_g or cur == in_g:
+                out_delta[m] = _part_diff(lf, counts[cur], src[m], j_classes) - group_costs[cur]
+            if out_g != cur:
+                in_delta[m * n_groups + out_g] = (
+                    _part_sum(lf, counts[out_g], src[m], j_classes) - group_costs[out_g]
+                )
+            if in_g != cur:
+                in_delta[m * n_groups + in_g] = (
+                    _part_sum(lf, counts[in_g], src[m], j_classes) - group_costs[in_g]
+                )
+    return n_true
+
+
+# ---------------------------------------------------------------------------------------------
 # Python side: the engine switch and the cost tables of a GroupingCosts
 # ---------------------------------------------------------------------------------------------
 ENGINES = ("numba", "python")

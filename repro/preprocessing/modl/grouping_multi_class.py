@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from repro.preprocessing.modl import grouping_kernels
 from repro.preprocessing.modl.criteria import GroupingCosts, NullCosts
 from repro.preprocessing.modl.grouping_two_class import two_class_group
 from repro.preprocessing.modl.rules import EPSILON
@@ -259,7 +262,12 @@ def merge_groups(n_exact: int, groups, merges, costs, garbage_search: bool = Fal
     (``OptimizeGroupsWithGarbageSearch``) also follows the cost of the partition whose garbage
     group is the group with the most values, stops as soon as a merge degrades either cost, and
     never goes below 3 groups. Returns (best number of groups met, the same with garbage or None,
-    new groups, new group of each initial group). The groups are modified."""
+    new groups, new group of each initial group). The groups are modified. ``merges``: those of
+    :func:`build_group_merges` (None: built here)."""
+    if grouping_kernels.compiled():
+        return _merge_groups_compiled(n_exact, groups, costs, garbage_search)
+    if merges is None:
+        merges = build_group_merges(groups, costs)
     n_init = len(groups)
     iv = list(range(n_init))
     merge_list = SortedList()
@@ -318,6 +326,33 @@ def merge_groups(n_exact: int, groups, merges, costs, garbage_search: bool = Fal
             _update_merges(merge_list, merges, groups, active, g1, g2, costs)
     new_groups, iv = _final_groups(groups, active, iv)
     return n_opt, n_opt_garbage, new_groups, iv
+
+
+def _merge_groups_compiled(n_exact: int, groups, costs, garbage_search: bool):
+    """:func:`merge_groups` on :func:`~.grouping_kernels.merge_groups_kernel` (the same merges,
+    deltas and ties; the merged groups are updated in place as by the Python loop)."""
+    n_classes = len(groups[0].counts)
+    counts = np.array([g.counts for g in groups], dtype=np.int64).reshape(len(groups), n_classes)
+    mods = np.array([g.mod for g in groups], dtype=np.int64)
+    gcosts = np.array([g.cost for g in groups], dtype=np.float64)
+    n_opt, n_opt_garbage, active, new_counts, new_mods, new_costs, iv = (
+        grouping_kernels.merge_groups_kernel(
+            counts,
+            mods,
+            gcosts,
+            int(n_exact),
+            bool(garbage_search),
+            *grouping_kernels.cost_args(costs),
+        )
+    )
+    new_groups = []
+    for k, a in enumerate(active.tolist()):
+        group = groups[a]
+        group.counts = new_counts[k].tolist()
+        group.mod = int(new_mods[k])
+        group.cost = float(new_costs[k])
+        new_groups.append(group)
+    return int(n_opt), int(n_opt_garbage) if garbage_search else None, new_groups, iv.tolist()
 
 
 def group_list(groups) -> SortedList:

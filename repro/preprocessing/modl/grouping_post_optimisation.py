@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+
+from repro.preprocessing.modl import grouping_kernels
 from repro.preprocessing.modl.grouping_multi_class import (
     Group,
-    build_group_merges,
     build_groups,
     diff_cost,
     group_list,
@@ -46,6 +48,48 @@ def post_optimize_groups(source, groups, iv, costs, garbage_search: bool = False
     n_groups = len(groups)
     if n_groups <= 1:
         return groups
+    if grouping_kernels.compiled():
+        n_true = _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search)
+    else:
+        n_true = _post_optimize_groups_loop(source, groups, iv, costs, garbage_search)
+    if n_true < n_groups:
+        non_empty = [-1] * n_groups
+        kept = []
+        for g, group in enumerate(groups):
+            if group.mod > 0:
+                non_empty[g] = len(kept)
+                kept.append(group)
+        for m in range(len(iv)):
+            new = non_empty[iv[m]]
+            iv[m] = 0 if new == -1 else new
+        return kept
+    return groups
+
+
+def _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search: bool) -> int:
+    """The moves of :func:`post_optimize_groups` on
+    :func:`~.grouping_kernels.post_optimize_groups_kernel` (groups and iv updated in place).
+    Returns the number of non-empty groups."""
+    n_classes = len(groups[0].counts)
+    src = np.array([s.counts for s in source], dtype=np.int64).reshape(len(source), n_classes)
+    src_mod = np.array([s.mod for s in source], dtype=np.int64)
+    counts = np.array([g.counts for g in groups], dtype=np.int64)
+    mods = np.array([g.mod for g in groups], dtype=np.int64)
+    iv_arr = np.array(iv, dtype=np.int64)
+    n_true = grouping_kernels.post_optimize_groups_kernel(
+        src, src_mod, counts, mods, iv_arr, bool(garbage_search), *grouping_kernels.cost_args(costs)
+    )
+    for g, group in enumerate(groups):
+        group.counts = counts[g].tolist()
+        group.mod = int(mods[g])
+    iv[:] = iv_arr.tolist()
+    return int(n_true)
+
+
+def _post_optimize_groups_loop(source, groups, iv, costs, garbage_search: bool) -> int:
+    """The moves of :func:`post_optimize_groups` (Python reference). Returns the number of
+    non-empty groups."""
+    n_groups = len(groups)
     n_mod = len(source)
     group_costs = [costs.part_cost(g.counts) for g in groups]
     out_delta = [0.0] * n_mod
@@ -108,18 +152,7 @@ def post_optimize_groups(source, groups, iv, costs, garbage_search: bool = False
                 in_delta[m * n_groups + in_g] = (
                     union_cost(costs, groups[in_g], source[m]) - group_costs[in_g]
                 )
-    if n_true < n_groups:
-        non_empty = [-1] * n_groups
-        kept = []
-        for g, group in enumerate(groups):
-            if group.mod > 0:
-                non_empty[g] = len(kept)
-                kept.append(group)
-        for m in range(len(iv)):
-            new = non_empty[iv[m]]
-            iv[m] = 0 if new == -1 else new
-        return kept
-    return groups
+    return n_true
 
 
 def _best_move(iv, out_delta, in_delta, n_groups: int):
@@ -225,9 +258,7 @@ def exhaustive_merge_grouping(n_min: int, groups, costs, garbage_search: bool = 
     with garbage are both rebuilt, the larger first and the other from it. Returns (groups
     without garbage, their group of each group, groups with garbage or None, theirs or None)."""
     initial = [g.clone() for g in groups]
-    n_plain, n_garbage, new_groups, iv = merge_groups(
-        n_min, groups, build_group_merges(groups, costs), costs, garbage_search
-    )
+    n_plain, n_garbage, new_groups, iv = merge_groups(n_min, groups, None, costs, garbage_search)
     if not garbage_search:
         if n_plain != len(new_groups):
             new_groups, iv = _merge_down(n_plain, initial, costs)
@@ -249,7 +280,7 @@ def exhaustive_merge_grouping(n_min: int, groups, costs, garbage_search: bool = 
 
 def _merge_down(n_groups: int, groups, costs):
     """The greedy merges of :func:`merge_groups` down to ``n_groups`` groups: (groups, iv)."""
-    _, _, new_groups, iv = merge_groups(n_groups, groups, build_group_merges(groups, costs), costs)
+    _, _, new_groups, iv = merge_groups(n_groups, groups, None, costs)
     return new_groups, iv
 
 
