@@ -529,10 +529,8 @@ def check_column_type(s: pd.Series, column: str) -> None:
     Decided on the dtype; the values are read only for object and other non-numeric columns
     (in C, by pandas' ``infer_dtype``, then one pass over the types of a mixed column)."""
     dtype = s.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        if len(dtype.categories):
-            check_column_type(pd.Series(dtype.categories), column)
-        return
+    if isinstance(dtype, pd.CategoricalDtype):  # its categories (an Index) decide
+        s, dtype = dtype.categories, dtype.categories.dtype
     kind = getattr(dtype, "kind", "O")
     if kind == "M" or isinstance(dtype, pd.PeriodDtype):
         _refuse(column, _DATES, str(dtype))
@@ -540,7 +538,7 @@ def check_column_type(s: pd.Series, column: str) -> None:
         _refuse(column, _DURATIONS, str(dtype))
     if kind == "c":
         _refuse(column, _COMPLEX, str(dtype))
-    if kind in "biuf" or is_bool_dtype(dtype) or isinstance(dtype, pd.StringDtype):
+    if kind in "biufU" or is_bool_dtype(dtype) or isinstance(dtype, pd.StringDtype):
         return
     if isinstance(dtype, pd.IntervalDtype):
         return
@@ -592,7 +590,7 @@ def nominal_values(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     pandas — a boolean is never merged with the number 1 or 0."""
     dtype = s.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        codes = s.cat.codes.to_numpy().astype(np.int64)
+        codes = np.asarray(s.array.codes, dtype=np.int64)
         return codes, np.asarray(dtype.categories, dtype=object)
     if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
         codes, uniques = pd.factorize(s.to_numpy())
