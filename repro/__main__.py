@@ -18,7 +18,7 @@ launcher, SLURM's included: the jobs report to a folder in the sweep's directory
 
 from __future__ import annotations
 
-import difflib
+import contextlib
 import os
 import re
 import sys
@@ -33,6 +33,7 @@ from repro.command_line import (
     HELP,
     UsageError,
     check_top_level,
+    close_names,
     list_table,
     resume_hint,
     use_config_dirs,
@@ -63,15 +64,20 @@ def resolve_overrides(args: list[str]) -> list[str]:
         group, values = match.groups()
         names = [v.strip() for v in values.split(",")]
         if group == "method":
-            try:
-                names = [resolve_method_id(n) for n in names]
-            except (ValueError, NotImplementedError) as exc:
-                raise CommandLineError(str(exc)) from exc
+            names = [_method_id(n) for n in names]
         else:
             valid = set(list_datasets()["name"])
+            by_lower = {}
+            for v in valid:
+                by_lower.setdefault(v.lower(), []).append(v)
+            # the catalog is case-insensitive (repro.datasets.get_entry): IRIS is iris
+            names = [
+                n if n in valid or len(by_lower.get(n.lower(), [])) != 1 else by_lower[n.lower()][0]
+                for n in names
+            ]
             unknown = [n for n in names if n not in valid]
             if unknown:
-                close = difflib.get_close_matches(unknown[0], valid, n=3)
+                close = close_names(unknown[0], sorted(valid))
                 hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
                 raise CommandLineError(
                     f"Unknown data set(s) {unknown}.{hint} Valid data sets: "
@@ -80,6 +86,18 @@ def resolve_overrides(args: list[str]) -> list[str]:
         out.append(f"{group}={','.join(names)}")
     check_override_keys(out)
     return out
+
+
+def _method_id(name: str) -> str:
+    """The registry id of a method name or alias, else a :class:`CommandLineError`; a name in
+    other case (``NB_Gaussian``) is the lower-case one's."""
+    try:
+        return resolve_method_id(name)
+    except (ValueError, NotImplementedError) as exc:
+        if name.lower() != name:
+            with contextlib.suppress(ValueError, NotImplementedError):
+                return resolve_method_id(name.lower())
+        raise CommandLineError(str(exc)) from exc
 
 
 def _chosen(args: list[str], group: str) -> list[str] | None:
@@ -143,7 +161,7 @@ def check_override_keys(args: list[str]) -> None:
             if key in keys or key.startswith("_"):
                 continue
             what = f"method {choice!r}" if group == "method" else f"data set {choice!r}"
-            close = difflib.get_close_matches(key, keys + extra, n=1)
+            close = close_names(key, keys + extra, n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""
             added = (
                 f"; parameters to add with +{group}.NAME=VALUE: {', '.join(extra)}" if extra else ""
@@ -160,7 +178,7 @@ def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
     from hydra.utils import get_method
 
     from repro.evaluation.records import format_summary, summarize
-    from repro.evaluation.runner import check_backend, make_cell, run_cell
+    from repro.evaluation.runner import cell_records, check_backend, check_n_jobs, make_cell
 
     method = HydraConfig.get().runtime.choices["method"]
     overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
@@ -175,17 +193,19 @@ def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
         artefacts=get_method(hook) if hook else None,
         default_protocol=declared_protocol(HydraConfig.get().runtime.choices.get("experiment")),
     )
-    path = cell.path(cfg.results_dir)
-    cached = path.exists() and not cfg.force
+    path = cell.path(cfg.results_dir)  # its names checked: inside results_dir
     backend = check_backend(cfg.get("backend", "loky"))
+    n_jobs = check_n_jobs(cfg.n_jobs)  # 1.5 is an error, not 1
     start = time.perf_counter()
     with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
-        records = run_cell(
-            cell, results_dir=cfg.results_dir, n_jobs=int(cfg.n_jobs), force=bool(cfg.force),
+        records, computed = cell_records(
+            cell, results_dir=cfg.results_dir, n_jobs=n_jobs, force=bool(cfg.force),
             progress=bool(cfg.progress), backend=backend,
         )  # fmt: skip
+    cached = not computed
     seconds = time.perf_counter() - start
-    _failure_path(cfg).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        _failure_path(cfg).unlink(missing_ok=True)
     summary = summarize(records, ["accuracy", "auc"] if short else None)
     if short:  # a sweep: one line per cell
         row = format_summary(summary).iloc[0]
@@ -282,8 +302,11 @@ def hydra_main(cfg: DictConfig):
         if not multirun:
             print(f"error: {exc}", file=sys.stderr)
             sys.exit(1)
-        path = _record_failure(cfg, exc)
-        report_job_status(error=f"{type(exc).__name__}: {exc}", error_file=str(path))
+        try:
+            error_file = str(_record_failure(cfg, exc))
+        except Exception as write_exc:  # a full disk, a name that is no path: still summarised
+            error_file = f"(not written: {type(write_exc).__name__}: {write_exc})"
+        report_job_status(error=f"{type(exc).__name__}: {exc}", error_file=error_file)
         print(f"cell failed (recorded, sweep continues): {exc}", file=sys.stderr)
         return {"error": str(exc)}
     if multirun:
@@ -349,13 +372,16 @@ def main() -> None:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
+    from repro.evaluation.runner import Terminated, terminate_as_interrupt
+
     start = time.perf_counter()
     with status_folder() as folder:  # this sweep's own (also for the launcher's workers)
         try:
-            hydra_main()
-        except KeyboardInterrupt:
+            with terminate_as_interrupt():
+                hydra_main()
+        except KeyboardInterrupt as exc:  # Ctrl-C (exit code 130) or SIGTERM (143)
             print(resume_hint(argv), file=sys.stderr)
-            sys.exit(130)
+            sys.exit(143 if isinstance(exc, Terminated) else 130)
         total, failed = sweep_summary(folder())
         reports = sweep_reports(folder())
     if total > 1:

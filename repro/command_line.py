@@ -20,6 +20,7 @@ __all__ = [
     "LISTS",
     "UsageError",
     "check_top_level",
+    "close_names",
     "split_config_dirs",
     "use_config_dirs",
     "list_table",
@@ -62,6 +63,11 @@ LISTS = ("methods", "datasets", "experiments", "protocols")
 #: top-level keys of conf/config.yaml a user sets, and the type of their value
 _TYPED = {"seed": int, "n_jobs": int, "force": bool, "progress": bool, "verbose": bool}
 _BOOLEANS = ("true", "false")
+#: the integers a typed key takes: (test, what it must be)
+_RANGES = {
+    "seed": (lambda v: 0 <= v <= 2**32 - 1, "an integer from 0 to 2**32 - 1 = 4294967295"),
+    "n_jobs": (lambda v: v >= 1 or v == -1, "an integer ≥ 1, or -1 (one per core)"),
+}
 
 
 class UsageError(Exception):
@@ -72,8 +78,21 @@ def _names(group: str) -> list[str]:
     return sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
 
 
+def close_names(name: str, valid, n: int = 3) -> list[str]:
+    """The valid names closest to ``name``, compared without regard to case (``IRIS`` → ``iris``
+    first, then difflib's close matches)."""
+    valid = list(valid)
+    by_lower: dict[str, list[str]] = {}
+    for v in valid:
+        by_lower.setdefault(str(v).lower(), []).append(v)
+    same = by_lower.get(str(name).lower(), [])
+    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=n)
+    out = list(same) + [v for c in close for v in by_lower[c] if v not in same]
+    return out[:n]
+
+
 def _unknown(what: str, name: str, valid: list[str], listing: str) -> UsageError:
-    close = difflib.get_close_matches(name, valid, n=3)
+    close = close_names(name, valid)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     return UsageError(f"Unknown {what} {name!r}.{hint}\nValid: {', '.join(valid)} ({listing})")
 
@@ -119,9 +138,21 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
                     raise _unknown("experiment", v, valid, "python -m repro list experiments")
         elif key in _TYPED:
             for v in values:
-                if not _parses(v, _TYPED[key]):
-                    kind = "an integer" if _TYPED[key] is int else "true or false"
+                in_range, kind = _RANGES.get(key, (None, "an integer"))
+                if _TYPED[key] is bool:
+                    kind = "true or false"
+                if not _parses(v, _TYPED[key]) or (
+                    in_range is not None and not v.startswith("${") and not in_range(int(v))
+                ):
                     raise UsageError(f"{key} must be {kind}, got {v!r} ({key}={v})")
+        elif key == "experiment_name":
+            from repro.evaluation.cells import safe_name
+
+            for v in values:
+                try:
+                    safe_name(v, "experiment_name", folders=True)
+                except ValueError as exc:
+                    raise UsageError(str(exc)) from exc
 
 
 def _experiment_keys(name: str) -> list[str]:

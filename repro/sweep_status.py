@@ -41,8 +41,12 @@ def report_job_status(**failure) -> None:
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
         (Path(folder) / f"{job.num}.json").write_text(json.dumps(payload))
-    except OSError:  # a folder this machine cannot write: the error files remain
-        pass
+    except OSError:  # a full disk, a folder this machine cannot write: kept in memory, where
+        _unwritten.setdefault(folder, []).append(payload)  # a job of this process is summarised
+
+
+#: the reports that could not be written, by status folder (jobs run in this process)
+_unwritten: dict[str, list[dict]] = {}
 
 
 def sweep_reports(folder) -> list[dict]:
@@ -54,6 +58,8 @@ def sweep_reports(folder) -> list[dict]:
             reports.append(json.loads(path.read_text()))
         except (OSError, ValueError):
             continue
+    seen = {r.get("job") for r in reports}
+    reports += [r for r in _unwritten.get(str(folder), []) if r.get("job") not in seen]
     return reports
 
 
@@ -84,7 +90,11 @@ def status_folder():
     """The sweep's status folder for ``python -m repro``: sets ``$REPRO_SWEEP_STATUS`` to a new
     temporary folder, yields a function that returns the folder in force (the callback may have
     moved it), removes every folder it was and restores the variable."""
-    folders = [tempfile.mkdtemp(prefix="repro-sweep-")]
+    try:
+        folders = [tempfile.mkdtemp(prefix="repro-sweep-")]
+    except OSError:  # a full disk: the reports of this process's jobs stay in memory
+        folders = [os.path.join(tempfile.gettempdir(), f"repro-sweep-{uuid.uuid4().hex[:12]}")]
+    _unwritten.clear()
     previous = os.environ.get(SWEEP_STATUS)
     os.environ[SWEEP_STATUS] = folders[0]
 
@@ -100,6 +110,7 @@ def status_folder():
         current()
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
+        _unwritten.clear()
         if previous is None:
             os.environ.pop(SWEEP_STATUS, None)
         else:

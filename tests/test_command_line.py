@@ -56,7 +56,7 @@ def test_the_protocol_line_says_what_the_protocol_does(tmp_path):
         (["protocol=cv1"], ["Unknown protocol 'cv1'. Did you mean 'cv10'", "cv5, holdout70"]),
         (["experiment=wu2015_tabel2"], ["Did you mean 'wu2015_table2'", "vidaurre2012_table1"]),
         (["metod=nb"], ["Unknown key 'metod'. Did you mean 'method'?", "+KEY=VALUE"]),
-        (["n_jobs=two"], ["n_jobs must be an integer, got 'two'"]),
+        (["n_jobs=two"], ["n_jobs must be an integer ≥ 1, or -1 (one per core), got 'two'"]),
         (["force=maybe"], ["force must be true or false, got 'maybe'"]),
         (["list", "method"], ["Unknown list 'method'. Did you mean 'methods'?"]),
     ],

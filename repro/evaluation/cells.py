@@ -155,28 +155,72 @@ class Cell:
         ds = self.dataset
         return make_splits(self.protocol, ds.y, seed=self.seed, dataset=ds.name)
 
+    @property
+    def safe_stem(self) -> str:
+        """:attr:`stem`, checked to be one file name (:func:`safe_name`)."""
+        return safe_name(self.stem, "method (file name of the cell)")
+
     def path(self, results_dir) -> Path:
         """``<results>/<experiment>/<dataset_key>/<stem>.parquet``: the cell's records."""
-        return cell_folder(results_dir, self.experiment, self.dataset_key) / f"{self.stem}.parquet"
+        folder = cell_folder(results_dir, self.experiment, self.dataset_key)
+        return folder / f"{self.safe_stem}.parquet"
 
     def artefact_path(self, results_dir) -> Path:
         """``<results>/<experiment>/artefacts/<dataset_key>/<stem>.parquet``."""
-        root = Path(results_dir) / self.experiment / "artefacts"
-        return root / self.dataset_key / f"{self.stem}.parquet"
+        experiment = safe_name(self.experiment, "experiment name", folders=True)
+        root = Path(results_dir) / experiment / "artefacts"
+        key = safe_name(self.dataset_key, "data set name", folders=True)
+        return root / key / f"{self.safe_stem}.parquet"
 
     def parts_path(self, results_dir) -> Path:
         """``<results>/<experiment>/<dataset_key>/<stem>.parts``: the checkpoints' folder."""
         folder = cell_folder(results_dir, self.experiment, self.dataset_key)
-        return folder / f"{self.stem}{PARTS_SUFFIX}"
+        return folder / f"{self.safe_stem}{PARTS_SUFFIX}"
+
+    def fold_keys(self) -> list[tuple[int, int]]:
+        """The (repetition, fold) of every fold the cell's protocol (or explicit splits) has:
+        what a complete cell file holds."""
+        if self.splits is not None:
+            return [(s.repetition, s.fold) for s in self.splits]
+        if self.protocol.kind == "kfold":
+            n_folds = self.protocol.n_splits
+            return [(r, f) for r in range(self.protocol.n_repeats) for f in range(n_folds)]
+        return [(r, 0) for r in range(self.protocol.n_repeats)]
 
     def failure_path(self, results_dir, name: str | None = None) -> Path:
         """``<results>/<experiment>/<dataset_key>/<name>.error.json`` (``name``: the stem)."""
         return failure_path(results_dir, self.experiment, self.dataset_key, name or self.stem)
 
 
+def safe_name(name, what: str, folders: bool = False) -> str:
+    """``name`` when it names a file (or, with ``folders``, a relative folder path such as a
+    study's ``toy/features__K=2``) that stays where it is put: no part empty, ``.`` or ``..``,
+    no ``\\`` or NUL, not absolute; one part only without ``folders``. The experiment, data set
+    and method names that become the paths of a cell's files are checked so that they stay
+    inside the results folder; else a ValueError naming ``what`` and the name."""
+    text = str(name)
+    parts = text.split("/") if folders else [text]
+    if "\\" in text or "\x00" in text or any(p.strip() in ("", ".", "..") for p in parts):
+        sep = "" if folders else "'/', "
+        raise ValueError(
+            f"{what} {text!r} would put files outside the results folder: a name must not be "
+            f"empty, '.' or '..', start with '/' nor contain {sep}'\\' or '/../' (it becomes a "
+            "folder or file name of <results_dir>/<experiment>/<data set>/<method>.parquet)"
+        )
+    if not folders and "/" in text:
+        raise ValueError(
+            f"{what} {text!r} would put files outside the results folder: a name must not "
+            "contain '/' (it becomes a file name of <results_dir>/<experiment>/<data set>/"
+            "<method>.parquet)"
+        )
+    return text
+
+
 def cell_folder(results_dir, experiment: str, dataset_key: str) -> Path:
-    """``<results>/<experiment>/<dataset_key>``: the folder of a data set's cells."""
-    return Path(results_dir) / experiment / dataset_key
+    """``<results>/<experiment>/<dataset_key>``: the folder of a data set's cells (each name
+    checked by :func:`safe_name`: a path never leaves ``results_dir``)."""
+    experiment = safe_name(experiment, "experiment name", folders=True)
+    return Path(results_dir) / experiment / safe_name(dataset_key, "data set name", folders=True)
 
 
 def part_path(parts: Path, split: Split, artefacts: bool = False) -> Path:
@@ -188,6 +232,7 @@ def part_path(parts: Path, split: Split, artefacts: bool = False) -> Path:
 def failure_path(results_dir, experiment: str, dataset_key: str, name: str) -> Path:
     """``<results>/<experiment>/<dataset_key>/<name>.error.json``: a failed cell's error, beside
     the results of its data set (``dataset_key``: :func:`catalog_key`)."""
+    name = safe_name(name, "method (file name of the failed cell)")
     return cell_folder(results_dir, experiment, dataset_key) / f"{name}.error.json"
 
 
@@ -255,6 +300,7 @@ __all__ = [
     "failure_path",
     "param_key",
     "part_path",
+    "safe_name",
     "splits_digest",
     "write_failure",
 ]

@@ -4,20 +4,30 @@ Two processes that reach the same cell (two sweeps, joblib workers, cluster jobs
 results folder) take turns: the first computes and writes the cell, the second waits and then
 reads the cell file; no fold is computed twice and neither trips over the other's checkpoints.
 
-The lock of ``<cell>.parquet`` is the file ``<cell>.lock`` beside it, created atomically
-(``O_CREAT | O_EXCL``: only one process can create it) and holding ``<pid> <host>``. It is removed
-when its holder is done. A lock is *stale* when its holder is a process of this host that no longer
-runs (killed, ``kill -9``, a crashed node restarted): the next process that wants it renames it
-away (an atomic rename: one process wins) and takes it. A lock of another host cannot be checked
-that way; its waiter says which host and process hold it, and a lock left by a dead process of
-another host is removed by hand (``rm <cell>.lock``). A lock that cannot be created at all (a
-read-only results folder) is not taken: the work goes on unlocked, as before locks existed.
+The lock of ``<cell>.parquet`` is the file ``<cell>.lock`` beside it, holding
+``<pid> <host> <start time of the process> <random token>``: written to a temporary file first and
+hard-linked into place (only one process can create it, and it is never seen empty or half
+written; where the file system has no hard links, ``O_CREAT | O_EXCL``). It is removed when its
+holder is done (only by its holder: the token). A lock is *stale*, and the next process that
+wants it renames it away (an atomic rename: one process wins) and takes it, when
+
+- its holder is a process of this host that no longer runs (killed, ``kill -9``, a crashed node
+  restarted), or whose pid now belongs to another process (another start time: a reused pid,
+  pid 1 again after a container restart on the same host name), or this very process, which does
+  not hold it;
+- it is empty or unreadable (a disk that filled while it was written, a hand edit).
+
+A lock of another host cannot be checked that way; its waiter says which host and process hold
+it, and a lock left by a dead process of another host is removed by hand (``rm <cell>.lock``). A
+lock that cannot be created at all (a read-only results folder, a full disk) is not taken: the
+work goes on unlocked, as before locks existed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -25,13 +35,16 @@ import time
 import uuid
 from pathlib import Path
 
+import psutil
+
 #: seconds between two looks at a held lock
 POLL = 0.2
-#: an unreadable (empty, half-written) lock older than this is stale, whoever wrote it
-UNREADABLE_STALE_AFTER = 60.0
+#: two start times of one process differ by less than this (seconds; /proc counts in ticks)
+START_TOLERANCE = 0.05
 
 _HOST = socket.gethostname()
 _held: dict[str, int] = {}  # lock path → thread id of its holder in this process
+_mine: set[str] = set()  # the contents of the locks this process holds or is taking
 _held_guard = threading.Lock()
 
 
@@ -40,8 +53,18 @@ def lock_path(path) -> Path:
     return Path(path).with_suffix(".lock")
 
 
+def process_start(pid: int) -> float | None:
+    """The start time of process ``pid`` (seconds since the epoch); None when it does not run."""
+    try:
+        return psutil.Process(pid).create_time()
+    except (psutil.Error, OSError):
+        return None
+
+
 def _owner() -> str:
-    return f"{os.getpid()} {_HOST}"
+    """What a new lock of this process holds: pid, host, the process's start time, a token."""
+    pid = os.getpid()
+    return f"{pid} {_HOST} {process_start(pid) or 0:.2f} {secrets.token_hex(8)}"
 
 
 def _read(lock: Path) -> str | None:
@@ -61,6 +84,8 @@ def pid_alive(pid: int) -> bool:
         return False
     except PermissionError:  # another user's process
         return True
+    except OverflowError:  # not a pid
+        return False
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
@@ -68,16 +93,37 @@ def pid_alive(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] != ["Z"]
 
 
+def _held_here(content: str) -> bool:
+    """Whether a thread of this process holds (or is taking) the lock holding ``content``."""
+    with _held_guard:
+        return content.strip() in _mine
+
+
 def is_stale(lock: Path, content: str) -> bool:
-    """Whether the lock holding ``content`` was left by a process that no longer runs."""
+    """Whether the lock holding ``content`` was left by a process that no longer runs: an empty
+    or damaged lock; a process of this host that is gone, or whose pid another process (another
+    start time) now has; this process, when none of its threads holds it. Locks of another host
+    are never stale here (their holder cannot be checked)."""
     fields = content.split()
-    if len(fields) != 2 or not fields[0].isdigit():  # being written, or damaged
-        try:
-            return time.time() - lock.stat().st_mtime > UNREADABLE_STALE_AFTER
-        except FileNotFoundError:
-            return False
+    if len(fields) not in (2, 4) or not fields[0].isdigit():  # empty, torn or damaged
+        return True
     pid, host = int(fields[0]), fields[1]
-    return host == _HOST and not pid_alive(pid)
+    if host != _HOST:
+        return False
+    if not pid_alive(pid):
+        return True
+    if pid == os.getpid():  # a lock of this pid that no thread here holds: left by another
+        return not _held_here(content)  # process with this pid (a container restart)
+    if len(fields) == 4:  # the holder's start time: a pid now of another process is stale
+        try:
+            started = float(fields[2])
+        except ValueError:
+            return True
+        now = process_start(pid)
+        if now is None:
+            return not pid_alive(pid)
+        return started > 0 and abs(now - started) > START_TOLERANCE
+    return False
 
 
 def _break(lock: Path, content: str) -> None:
@@ -93,17 +139,44 @@ def _break(lock: Path, content: str) -> None:
     grave.unlink(missing_ok=True)
 
 
-def _create(lock: Path) -> bool | None:
-    """Create the lock: True when taken, False when held, None when it cannot be created."""
+def _create(lock: Path, content: str) -> bool | None:
+    """Create the lock holding ``content``: True when taken, False when held, None when it
+    cannot be created (a read-only folder, a full disk: nothing is left behind). The content is
+    written to a temporary file hard-linked into place, so the lock is never seen empty."""
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    tmp = lock.with_name(f".{lock.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        tmp.write_text(content + "\n")
+        try:
+            os.link(tmp, lock)
+            return True
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links here: create it exclusively, then write it
+            return _create_exclusive(lock, content)
+    except OSError:
+        return None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _create_exclusive(lock: Path, content: str) -> bool | None:
+    try:
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
         return False
     except OSError:
         return None
-    with os.fdopen(fd, "w") as f:
-        f.write(_owner() + "\n")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(content + "\n")
+    except OSError:  # a full disk: leave no empty lock behind
+        lock.unlink(missing_ok=True)
+        return None
     return True
 
 
@@ -119,9 +192,22 @@ def cell_lock(path, *, timeout: float | None = None, what: str | None = None):
     if reentrant:
         yield True
         return
-    start, told = time.monotonic(), False
+    start, owner = time.monotonic(), _owner()
+    with _held_guard:
+        _mine.add(owner)
+    try:
+        with _holding(lock, key, me, owner, start, timeout, what or path) as taken:
+            yield taken
+    finally:
+        with _held_guard:
+            _mine.discard(owner)
+
+
+@contextlib.contextmanager
+def _holding(lock: Path, key: str, me: int, owner: str, start: float, timeout, what):
+    told = False
     while True:
-        taken = _create(lock)
+        taken = _create(lock, owner)
         if taken is not False:
             break
         content = _read(lock)
@@ -133,8 +219,8 @@ def cell_lock(path, *, timeout: float | None = None, what: str | None = None):
             continue
         if not told:
             holder = content.split()
-            who = f"process {holder[0]} on {holder[1]}" if len(holder) == 2 else "another process"
-            print(f"waiting for {what or path}: {who} computes it", file=sys.stderr)
+            who = f"process {holder[0]} on {holder[1]}" if len(holder) >= 2 else "another process"
+            print(f"waiting for {what}: {who} computes it", file=sys.stderr)
             told = True
         if timeout is not None and time.monotonic() - start > timeout:
             raise TimeoutError(f"{lock} is held by {content.strip()!r} (waited {timeout} s)")
@@ -149,5 +235,5 @@ def cell_lock(path, *, timeout: float | None = None, what: str | None = None):
     finally:
         with _held_guard:
             _held.pop(key, None)
-        if (_read(lock) or "").strip() == _owner():
+        if (_read(lock) or "").strip() == owner:
             lock.unlink(missing_ok=True)

@@ -195,6 +195,11 @@ class CorruptFileWarning(UserWarning):
     """A result or checkpoint file that cannot be read: moved aside (quarantined) or skipped."""
 
 
+class IncompleteCellWarning(CorruptFileWarning):
+    """A cell file that lacks some of its folds (or holds some twice): not a finished cell; its
+    folds become checkpoints and the cell is resumed."""
+
+
 #: what reading a damaged Parquet file raises (pyarrow: ArrowInvalid, OSError "Corrupt snappy")
 READ_ERRORS = (pa.ArrowException, OSError, ValueError, KeyError)
 

@@ -29,9 +29,14 @@ is removed on the next visit.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
+import os
 import shutil
+import signal
+import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,9 +54,11 @@ from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
 from repro.evaluation.records import (
+    IncompleteCellWarning,
     artefact_frame,
     is_current,
     jsonable,
+    quarantine_file,
     read_checked,
     record_frame,
     write_atomic,
@@ -190,13 +197,19 @@ def _artefact_fold_frame(artefacts: dict, cell: Cell, split: Split) -> pd.DataFr
 def _stored(cell: Cell, results_dir, force: bool, locked=False):
     """The cell's stored records when complete (records, and artefacts if the cell has a hook).
 
-    An unreadable cell file gives None (to recompute), moved aside first when ``locked`` (the
-    caller holds the cell's lock and rewrites it)."""
+    An unreadable or empty cell file gives None (to recompute), moved aside first when
+    ``locked`` (the caller holds the cell's lock and rewrites it); so does a file that lacks some
+    of the cell's folds (a merge or an edit gone wrong), whose folds then become the checkpoints
+    the computation resumes from (:func:`_resume_from`)."""
     path = cell.path(results_dir)
     if force or not path.exists():
         return None
     records = read_checked(path, quarantine=locked, require=("config_hash",))
     if records is None:
+        return None
+    if not len(records):  # written by hand or by a tool gone wrong: nothing to read
+        if locked:
+            quarantine_file(path, "it holds no records: an empty cell file")
         return None
     stored = set(records["config_hash"])
     if stored != {cell.hash}:
@@ -205,9 +218,76 @@ def _stored(cell: Cell, results_dir, force: bool, locked=False):
             f"≠ {cell.hash}: a different protocol, seed, parameters or data set parameters?); "
             "use force=true to recompute it or another experiment_name/results_dir"
         )
+    missing, extra = fold_coverage(cell, records)
+    if missing or extra:
+        if locked:
+            _resume_from(cell, results_dir, records, missing, extra)
+        return None
     if cell.artefacts and not cell.artefact_path(results_dir).exists():
         return None  # artefacts lost: recompute both
     return records
+
+
+def fold_coverage(cell: Cell, records: pd.DataFrame) -> tuple[list, list]:
+    """(the folds of the cell's protocol that ``records`` lack, the (repetition, fold) keys in
+    ``records`` that are not folds of the cell or are there twice): both empty for the records
+    of a finished cell."""
+    expected = cell.fold_keys()
+    if not {"repetition", "fold", "split", "metric"} <= set(records.columns):
+        return expected, []
+    keys = records[["repetition", "fold"]].drop_duplicates()
+    present = set(zip(keys["repetition"].astype(int), keys["fold"].astype(int), strict=True))
+    missing = [k for k in expected if k not in present]
+    extra = sorted(present - set(expected))
+    twice = records.duplicated(["repetition", "fold", "split", "metric"])
+    if twice.any():
+        dup = records.loc[twice, ["repetition", "fold"]].drop_duplicates()
+        extra += [(int(r), int(f)) for r, f in zip(dup["repetition"], dup["fold"], strict=True)]
+    return missing, extra
+
+
+def _fold_label(keys) -> str:
+    text = ", ".join(f"repetition {r} fold {f}" for r, f in keys[:5])
+    return text + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+
+
+def _resume_from(cell: Cell, results_dir, records: pd.DataFrame, missing, extra) -> None:
+    """A cell file that lacks folds is a checkpoint, not a result: its folds (each once) become
+    the cell's ``.parts`` checkpoints (with their artefacts when the artefact file has them),
+    the file is removed, and the cell resumes from them, with an
+    :class:`~repro.evaluation.records.IncompleteCellWarning`."""
+    path, parts = cell.path(results_dir), cell.parts_path(results_dir)
+    expected = set(cell.fold_keys())
+    records = records.drop_duplicates(["repetition", "fold", "split", "metric"])
+    arts = None
+    if cell.artefacts:
+        arts = read_checked(cell.artefact_path(results_dir))
+        if arts is not None and not {"repetition", "fold"} <= set(arts.columns):
+            arts = None
+    kept = 0
+    for (rep, fold), frame in records.groupby(["repetition", "fold"], sort=True):
+        if (int(rep), int(fold)) not in expected:
+            continue
+        split = Split(int(rep), int(fold), np.empty(0, int), np.empty(0, int))
+        if cell.artefacts:
+            if arts is None:
+                continue
+            art = arts[(arts["repetition"] == rep) & (arts["fold"] == fold)]
+            write_atomic(art.reset_index(drop=True), part_path(parts, split, artefacts=True))
+        write_atomic(frame.reset_index(drop=True), part_path(parts, split))
+        kept += 1
+    what = f"lacks {len(missing)} of its {len(expected)} folds ({_fold_label(missing)})"
+    if extra:
+        what = (f"{what}, and " if missing else "") + (
+            f"holds folds that are not the cell's or are there twice ({_fold_label(extra)})"
+        )
+    warnings.warn(
+        f"{path} {what}: it is not a finished cell (a merge or an edit gone wrong?); its "
+        f"{kept} folds are kept as checkpoints and the cell is resumed from them",
+        IncompleteCellWarning,
+        stacklevel=3,
+    )
+    path.unlink(missing_ok=True)
 
 
 def check_backend(backend) -> str:
@@ -244,6 +324,56 @@ def _parallel(n_jobs: int, backend: str) -> Parallel:
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, SLURM's ``scancel`` and time limit, Kubernetes), handled as Ctrl-C is:
+    every finished fold kept, the lock released, the fold workers stopped (``python -m repro``
+    then exits with code 143; Ctrl-C: 130)."""
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """SIGTERM raises :class:`Terminated` in the main thread for the ``with`` block, unless a
+    handler other than the default one is installed (the previous one is restored after)."""
+    try:
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            yield
+            return
+    except ValueError:  # not the main thread
+        yield
+        return
+
+    def terminated(signum, frame):
+        raise Terminated(f"terminated by signal {signum}")
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread: signals stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def check_n_jobs(n_jobs) -> int:
+    """The folds' parallelism: an integer ≥ 1, or -1 (every core); else a ValueError naming
+    ``n_jobs`` (``1.5``, ``0``, ``-2``, ``True`` are refused, not rounded)."""
+    value = n_jobs.strip() if isinstance(n_jobs, str) else n_jobs
+    if isinstance(value, str) and value.lstrip("+-").isdigit():
+        value = int(value)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not (value >= 1 or value == -1)
+    ):
+        raise ValueError(
+            f"n_jobs must be an integer ≥ 1 (folds run in parallel) or -1 (one per core), "
+            f"got {n_jobs!r}"
+        )
+    return int(value)
+
+
 def run_cell(
     cell: Cell,
     results_dir=None,
@@ -258,23 +388,38 @@ def run_cell(
     cell waits, then reads the file this one wrote (see the module docstring for the faults).
     ``backend`` is joblib's backend for the folds (:data:`BACKENDS`); ``dask`` sends them to the
     workers of the current ``distributed.Client`` (``n_jobs`` is then the cluster's)."""
+    return cell_records(cell, results_dir, n_jobs, force, progress, backend)[0]
+
+
+def cell_records(
+    cell: Cell,
+    results_dir=None,
+    n_jobs: int = 1,
+    force: bool = False,
+    progress: bool = False,
+    backend: str = "loky",
+) -> tuple[pd.DataFrame, bool]:
+    """:func:`run_cell`'s records and whether they were computed (False: read from a finished
+    cell file)."""
     backend = check_backend(backend)
+    n_jobs = check_n_jobs(n_jobs)
     if results_dir is None:
-        return _compute(cell, None, n_jobs, progress, backend)
-    path, parts = cell.path(results_dir), cell.parts_path(results_dir)
+        return _compute(cell, None, n_jobs, progress, backend), True
+    path, parts = cell.path(results_dir), cell.parts_path(results_dir)  # names checked here
     if not parts.exists():  # the common case of a finished cell: read without the lock
         records = _stored(cell, results_dir, force)
         if records is not None:
-            return records
+            return records, False
     with cell_lock(path, what=f"cell {path}"):
         records = _stored(cell, results_dir, force, locked=True)
         if records is not None:  # finished meanwhile, or checkpoints left after the cell file
             if parts.exists():
                 shutil.rmtree(parts, ignore_errors=True)
-            return records
+            return records, False
         if force and parts.exists():
             shutil.rmtree(parts)
-        return _compute(cell, results_dir, n_jobs, progress, backend)
+        with terminate_as_interrupt():  # SIGTERM: the lock released, the folds kept
+            return _compute(cell, results_dir, n_jobs, progress, backend), True
 
 
 def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
@@ -320,9 +465,10 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str 
         bar.set_description_str(desc)
     parallel = _parallel(n_jobs, backend)
     limit_threads = n_jobs != 1 or backend == "dask"  # a Dask worker runs several folds
+    parent = os.getpid() if backend == "loky" else None  # workers end with this process
     jobs = (
         delayed(_run_split)(
-            cell.estimator, ds.X, ds.y, s, limit_threads, cell.report_keys, cell.artefacts
+            cell.estimator, ds.X, ds.y, s, limit_threads, cell.report_keys, cell.artefacts, parent
         )
         for s in todo
     )
@@ -348,8 +494,35 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str 
     return records
 
 
-def _run_split(estimator, X, y, split, limit_threads, report_keys, artefacts):
+def _run_split(estimator, X, y, split, limit_threads, report_keys, artefacts, parent=None):
+    if parent is not None and parent != os.getpid():  # a loky worker of process ``parent``
+        end_with_parent(parent)
     return split, run_fold(estimator, X, y, split, limit_threads, report_keys, artefacts)
+
+
+#: seconds between two looks of a fold worker at its parent
+PARENT_POLL = 1.0
+_watched: set[int] = set()
+_watched_guard = threading.Lock()
+
+
+def end_with_parent(parent: int) -> None:
+    """In a fold worker: end this process when process ``parent`` (the run that started it)
+    ends, even killed with SIGKILL, which runs no clean-up: a daemon thread looks every
+    :data:`PARENT_POLL` seconds whether this process was re-parented. (loky's idle workers
+    would otherwise wait 300 s, and busy ones finish their fold, for nobody.)"""
+    with _watched_guard:
+        if parent in _watched:
+            return
+        _watched.add(parent)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    if os.getppid() == parent:
+        threading.Thread(target=watch, name="repro-end-with-parent", daemon=True).start()
 
 
 def run_unit(path, chash: str, compute: Callable[[], pd.DataFrame], *, force: bool = False):
@@ -418,6 +591,7 @@ def evaluate(
         it.
     """
     check_backend(backend)
+    check_n_jobs(n_jobs)
     declared = None
     if experiment == "default":  # as `python -m repro` without an experiment: cv10 by default
         from repro.config import declared_protocol
@@ -430,13 +604,25 @@ def evaluate(
     )  # fmt: skip
 
 
+#: the largest base seed: numpy's and scikit-learn's ``random_state`` take 0 .. 2**32 - 1
+MAX_SEED = 2**32 - 1
+
+
 def check_seed(seed) -> int:
-    """The base seed as an int ≥ 0 (an integer, or its text from a configuration)."""
+    """The base seed as an int in 0 .. :data:`MAX_SEED` (an integer, or its text from a
+    configuration); else a ValueError naming ``seed``, raised before any fold runs."""
     value = seed.strip() if isinstance(seed, str) else seed
-    if isinstance(value, str) and value.lstrip("-").isdigit():
+    if isinstance(value, str) and value.lstrip("+-").isdigit():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"seed must be an integer ≥ 0 (the base seed of the folds), got {seed!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not 0 <= value <= MAX_SEED
+    ):
+        raise ValueError(
+            f"seed must be an integer from 0 to 2**32 - 1 = {MAX_SEED} (the base seed of the "
+            f"folds, a numpy random state), got {seed!r}"
+        )
     return int(value)
 
 
@@ -503,16 +689,23 @@ def make_cell(
 __all__ = [
     "BACKENDS",
     "ArtefactHook",
+    "Terminated",
     "Cell",
     "FoldData",
     "FoldResult",
     "aligned_proba",
+    "MAX_SEED",
+    "cell_records",
     "check_backend",
+    "check_n_jobs",
     "check_seed",
+    "end_with_parent",
+    "fold_coverage",
     "evaluate",
     "make_cell",
     "model_metrics",
     "run_cell",
     "run_fold",
     "run_unit",
+    "terminate_as_interrupt",
 ]

@@ -59,7 +59,13 @@ from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
 from repro.stats.configurations import configuration_labels
 from repro.stats.posthoc import CORRECTIONS, pairwise_comparisons, posthoc
-from repro.stats.tests import average_ranks, friedman, metric_table
+from repro.stats.tests import (
+    average_ranks,
+    friedman,
+    metric_table,
+    missing_lines,
+    missing_values,
+)
 
 __all__ = [
     "TESTS",
@@ -211,11 +217,17 @@ def complete_table(records, metric: str, split, methods=None) -> tuple[pd.DataFr
     """The data sets × methods table of ``metric`` restricted to the data sets on which every
     method (of ``methods``, default all) has it, and the data sets left out; a ValueError
     below 2 methods or 2 complete data sets. Each configuration of a method is a column of its
-    own (:func:`by_configuration`)."""
-    full = metric_table(by_configuration(records), metric, split)
+    own (:func:`by_configuration`). A cell's mean is over its folds that have a value; the
+    table's ``attrs["missing"]`` (:func:`repro.stats.tests.missing_values`) names the folds
+    that lack one."""
+    labelled = by_configuration(records)
+    full = metric_table(labelled, metric, split)
     if methods:
         full = full[select_methods(list(full.columns), list(methods))]
+    missing = missing_values(labelled, metric, split)
+    missing = missing[missing["method"].isin(full.columns)].reset_index(drop=True)
     table = full.dropna(axis=0, how="any")
+    table.attrs["missing"] = missing
     left_out = sorted(set(full.index) - set(table.index))
     if table.shape[1] < 2:
         raise ValueError(f"need at least 2 methods with {metric!r}, got {list(table.columns)}")
@@ -261,6 +273,7 @@ def run_compare(
     return {
         "table": table,
         "left_out": left_out,
+        "missing": missing_lines(table.attrs["missing"], metric),
         "higher_is_better": higher_is_better,
         "ranks": ranks,
         "friedman": fr,
@@ -317,6 +330,9 @@ def compare_records(
     ]
     if res["left_out"]:
         text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
+    if res["missing"]:
+        text.append(f"\nFolds without a value of {metric}:\n\n")
+        text += [f"- {line}\n" for line in res["missing"]]
     text += [
         "\n## Average ranks (1 = best)\n\n",
         to_markdown(rank_frame, index_title="method", float_format=_fmt),
@@ -350,6 +366,8 @@ def compare_records(
         with pd.option_context("display.width", 200, "display.max_columns", 50):
             print(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
             print(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
+            for line in res["missing"]:
+                print(f"missing: {line}")
             print("\nAverage ranks:")
             print(rank_frame.to_string(float_format=lambda x: f"{x:.4f}"))
             print(f"\n{fr_line}")
@@ -444,6 +462,7 @@ def run_bayesian(
     return {
         "table": table,
         "left_out": left_out,
+        "missing": missing_lines(table.attrs["missing"], metric),
         "higher_is_better": higher_is_better,
         "reference": reference,
         "results": results,
@@ -489,6 +508,9 @@ def compare_bayesian(
     ]
     if res["left_out"]:
         text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
+    if res["missing"]:
+        text.append(f"\nFolds without a value of {metric}:\n\n")
+        text += [f"- {line}\n" for line in res["missing"]]
     titles = {
         "signed_rank": "Bayesian signed-rank test over data sets (mean scores)",
         "hierarchical": "Bayesian hierarchical t-test over the folds "
@@ -524,6 +546,8 @@ def compare_bayesian(
         with pd.option_context("display.width", 200, "display.max_columns", 50):
             print(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
             print(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
+            for line in res["missing"]:
+                print(f"missing: {line}")
             print(f"Bayesian comparison of {reference} (rope = {rope:g}):")
             print(results.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     return paths

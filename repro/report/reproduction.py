@@ -36,51 +36,72 @@ def read_reported(path) -> pd.DataFrame:
     return reported
 
 
-def _aggregates(group: pd.DataFrame, records: pd.DataFrame) -> tuple[dict, str]:
-    """(method, statistic, metric) -> reproduced value for a table's aggregate rows."""
+def _aggregates(group: pd.DataFrame, records: pd.DataFrame) -> tuple[dict, dict]:
+    """(method, statistic, metric) -> reproduced value for a table's aggregate rows, and metric
+    -> the note of its aggregates (the data sets they are over). Each metric's aggregates are
+    over the data sets on which every method has a value of it: a cell whose folds all lack it
+    (NaN) leaves its data set out of that metric's aggregates, and the note says which."""
     ran = set(records.loc[records["split"] == "test", "method"])
     methods = [m for m in dict.fromkeys(group["method"]) if m in ran]
     rows = group[group["dataset"].isin(AGGREGATES)]
     if rows.empty or not methods:
-        return {}, ""
+        return {}, {}
     with_wins = set(group.loc[group["dataset"] == "wins", "method"])
     candidates = [m for m in dict.fromkeys(group["method"]) if m not in with_wins]
     reference = candidates[0] if len(candidates) == 1 and candidates[0] in methods else None
     known = set(records["metric"])
     metrics = [m for m in dict.fromkeys(rows["metric"]) if m in known]
-    if not metrics:
-        return {}, ""
-    table = comparison_table(records, metrics, reference=reference, methods=methods)
-    out = {}
-    for method, label in zip(methods, table.index):
-        for metric in metrics:
+    n_methods = len(dict.fromkeys(group["method"]))
+    out, notes = {}, {}
+    test = records[(records["split"] == "test") & records["method"].isin(methods)]
+    for metric in metrics:
+        means = test[test["metric"] == metric].groupby(["dataset", "method"])["value"].mean()
+        wide = means.unstack("method").reindex(columns=methods)
+        valueless = sorted(wide.index[wide.isna().any(axis=1) & wide.notna().any(axis=1)])
+        subset = records[~records["dataset"].isin(valueless)]
+        try:
+            table = comparison_table(subset, [metric], reference=reference, methods=methods)
+        except ValueError as exc:  # no data set left on which every method has a value
+            notes[metric] = f"not reproduced ({exc})"
+            continue
+        for method, label in zip(methods, table.index, strict=True):
             out[(method, "mean", metric)] = table.loc[label, (metric, "Mean")]
             out[(method, "rank", metric)] = table.loc[label, (metric, "Rank")]
             wl = table.loc[label, (metric, "W/L")] if (metric, "W/L") in table.columns else ""
             if wl:
                 wins, losses = (int(v) for v in wl.split("/"))
                 out[(method, "wins", metric)], out[(method, "losses", metric)] = wins, losses
-    n_methods = len(dict.fromkeys(group["method"]))
-    note = f"over {len(table.attrs['datasets'])} data sets"
-    if len(methods) < n_methods:
-        note += f", {len(methods)} of {n_methods} methods (ranks not comparable)"
-    return out, note
+        note = f"over {len(table.attrs['datasets'])} data sets"
+        if valueless:
+            note += f" (left out, a method has no {metric} there: {', '.join(valueless)})"
+        if len(methods) < n_methods:
+            note += f", {len(methods)} of {n_methods} methods (ranks not comparable)"
+        notes[metric] = note
+    return out, notes
 
 
 def compare_reported(reported: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
-    """One row per published number with the reproduced value and the difference."""
+    """One row per published number with the reproduced value and the difference. A data set's
+    value is the mean over its test folds that have one; the note says when some lack it."""
     test = records[records["split"] == "test"]
-    per_dataset = test.groupby(["method", "dataset", "metric"])["value"].mean()
+    counts = test.groupby(["method", "dataset", "metric"])["value"].agg(["mean", "count", "size"])
     rows = []
     for table, group in reported.groupby("table", sort=False):
-        aggregates, agg_note = _aggregates(group, records)
+        aggregates, agg_notes = _aggregates(group, records)
         for row in group.itertuples(index=False):
             key = (row.method, row.dataset, row.metric)
             if row.dataset in AGGREGATES:
                 value = float(aggregates.get(key, np.nan))
-                note = agg_note if key in aggregates else "not reproduced (no method or metric)"
-            elif key in per_dataset.index:
-                value, note = float(per_dataset[key]), ""
+                note = agg_notes.get(row.metric, "")
+                if key not in aggregates and not note.startswith("not reproduced"):
+                    note = "not reproduced (no method or metric)"
+            elif key in counts.index:
+                mean, n, size = counts.loc[key]
+                value, note, n, size = float(mean), "", int(n), int(size)
+                if n == 0:
+                    note = f"not reproduced (no {row.metric} on any of the {size} folds)"
+                elif n < size:
+                    note = f"mean over {n} of {size} folds (n = {n}; the others have no value)"
             else:
                 value, note = np.nan, "not reproduced (data set or method missing)"
             rows.append(

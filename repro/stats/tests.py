@@ -31,6 +31,8 @@ __all__ = [
     "average_ranks",
     "friedman",
     "metric_table",
+    "missing_lines",
+    "missing_values",
     "paired_t_wins_losses",
     "rank_table",
     "tie_values",
@@ -76,9 +78,11 @@ def metric_table(records: pd.DataFrame, metric: str, split: str | None = "test")
     -------
     DataFrame
         Index ``dataset`` (sorted), columns ``method`` (in order of first appearance in the
-        records), values the mean over all (repetition, fold) cells. A method absent on a data
-        set gives NaN. Records holding several configurations of one method (a parameter, seed
-        or protocol sweep; :mod:`repro.stats.configurations`) are a ValueError, never pooled.
+        records), values the mean over the (repetition, fold) cells that have a value (folds
+        whose value is NaN are left out of the mean: :func:`missing_values` says which). A
+        method absent on a data set, or without a value on every fold, gives NaN. Records
+        holding several configurations of one method (a parameter, seed or protocol sweep;
+        :mod:`repro.stats.configurations`) are a ValueError, never pooled.
     """
     sub = _check_records(records, metric, split)
     refuse_pooled(sub)
@@ -87,6 +91,51 @@ def metric_table(records: pd.DataFrame, metric: str, split: str | None = "test")
     table = table.reindex(columns=methods)
     table.columns.name = "method"
     return table.astype(float)
+
+
+def missing_values(records: pd.DataFrame, metric: str, split: str | None = "test") -> pd.DataFrame:
+    """The (method, data set) cells of ``metric`` some of whose folds have no value (NaN): one
+    row each with ``method``, ``dataset``, ``n`` (folds with a value, what a mean is over),
+    ``folds`` (all of the cell's folds) and ``missing`` (the (repetition, fold) that lack one).
+    :func:`metric_table` averages over the ``n`` folds that have a value (none: NaN); reports
+    say which folds were left out with this table. Empty when every fold has a value."""
+    sub = _check_records(records, metric, split)
+    columns = ["method", "dataset", "n", "folds", "missing"]
+    lacking = sub[sub["value"].isna()]
+    if lacking.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for (method, dataset), grp in sub.groupby(["method", "dataset"], sort=True):
+        absent = grp[grp["value"].isna()]
+        if absent.empty:
+            continue
+        keys = absent[["repetition", "fold"]].drop_duplicates().itertuples(index=False)
+        rows.append(
+            {
+                "method": method,
+                "dataset": dataset,
+                "n": int(grp["value"].notna().sum()),
+                "folds": len(grp),
+                "missing": [(int(r), int(f)) for r, f in keys],
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def missing_lines(missing: pd.DataFrame, metric: str) -> list[str]:
+    """One line per row of :func:`missing_values`: which folds of which cell lack ``metric``,
+    and what its mean is over."""
+    lines = []
+    for row in missing.itertuples(index=False):
+        folds = ", ".join(f"r{r}f{f}" for r, f in row.missing[:10])
+        more = f" and {len(row.missing) - 10} more" if len(row.missing) > 10 else ""
+        over = (
+            f"mean over the other {row.n} of {row.folds} folds (n = {row.n})"
+            if row.n
+            else "no value on any fold: left out"
+        )
+        lines.append(f"{row.method} on {row.dataset}: no {metric} on fold(s) {folds}{more}; {over}")
+    return lines
 
 
 class PairedTResult(NamedTuple):
