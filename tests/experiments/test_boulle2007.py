@@ -7,6 +7,7 @@ import pytest
 from conftest import run_module
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
+from matplotlib.colors import to_rgba
 
 import repro.report.figures.boulle2007 as figures
 from repro.config import register_dataset_configs
@@ -107,25 +108,115 @@ def test_waveform_resumes_without_refitting(waveform_results):
     assert {p: p.stat().st_mtime_ns for p in root.rglob("*.parquet")} == before
 
 
-def test_waveform_figures(waveform_results, tmp_path):
+def capture_figures(monkeypatch, module) -> dict:
+    """name → the matplotlib Figure each figure function of ``module`` draws (read back after
+    it is written and closed)."""
+    drawn, save = {}, module.save
+
+    def keep(fig, out_dir, name):
+        drawn[name] = fig
+        return save(fig, out_dir, name)
+
+    monkeypatch.setattr(module, "save", keep)
+    return drawn
+
+
+def dominated(table: pd.DataFrame, method: str) -> bool:
+    """Another method at least as good on ACC, AUC and ILF (lower) and better on one."""
+    mine = table.loc[method]
+    for other in table.index.drop(method):
+        theirs = table.loc[other]
+        geq = [theirs.accuracy >= mine.accuracy, theirs.auc >= mine.auc, theirs.ilf <= mine.ilf]
+        gt = [theirs.accuracy > mine.accuracy, theirs.auc > mine.auc, theirs.ilf < mine.ilf]
+        if all(geq) and any(gt):
+            return True
+    return False
+
+
+def test_waveform_figures(waveform_results, tmp_path, monkeypatch):
+    """Figs 3–8 plot the numbers of the records: weights (3, 7), test means of ACC, AUC, ILF and
+    the Pareto view (4, 8), the selected variables of the top models (5), the posterior (6)."""
     root, _, _ = waveform_results
     records = read_records(root)
     cfg = {"methods": WAVEFORM}
+    drawn = capture_figures(monkeypatch, figures)
     paths = []
     for name in ("fig3", "fig4", "fig5", "fig6", "fig7", "fig8"):
         paths += getattr(figures, name)(records, tmp_path, cfg)
     written(paths, "fig3", "fig4", "fig5", "fig6", "fig7", "fig8")
-    table = figures.waveform_performance(records, cfg)
-    assert list(table.index) == WAVEFORM
-    assert any(figures.pareto_optimal(table).values())
+    art = records[records["split"] == "artefact"]
+    # Figs 3 and 7: one panel per method, a bar per variable, its height the stored weight
+    weights = art[art["artefact"] == "weights"]
+    panels = {
+        "fig3": ["snb_acc", "snb_auc", "snb_map", "snb_bma"],
+        "fig7": ["snb_cma", "snb_bma", "snb_map", "snb_auc", "snb_acc"],
+    }
+    for name, methods in panels.items():
+        axes = drawn[name].axes
+        assert len(axes) == len(methods)
+        for ax, method in zip(axes, methods):
+            mine = weights[weights["method"] == method]
+            mine = mine[mine["search"] == mine["search"].iloc[0]].sort_values("variable_index")
+            bars = ax.patches
+            assert [b.get_x() + b.get_width() / 2 for b in bars] == pytest.approx(
+                mine["variable_index"].tolist()
+            )
+            assert [b.get_height() for b in bars] == pytest.approx(mine["value"].tolist())
+            assert ax.get_ylabel() == figures.method_labels([method])[0]
+    # Figs 4 and 8: the test means of ACC, AUC and ILF per method (bars), ILF/AUC points
+    test = records[records["split"] == "test"]
+    means = test.groupby(["method", "metric"])["value"].mean().unstack("metric")
+    for name, methods in (("fig4", WAVEFORM[:5]), ("fig8", WAVEFORM)):
+        axes = drawn[name].axes
+        for ax, metric in zip(axes[:3], ["accuracy", "auc", "ilf"]):
+            heights = [b.get_height() for b in ax.patches]
+            assert heights == pytest.approx(means.loc[methods, metric].tolist(), rel=1e-12)
+        points = axes[3].get_lines()
+        assert len(points) == len(methods)
+        table = means.loc[methods]
+        for line, method in zip(points, methods):
+            assert line.get_xdata()[0] == pytest.approx(table.loc[method, "ilf"])
+            assert line.get_ydata()[0] == pytest.approx(table.loc[method, "auc"])
+            filled = to_rgba(line.get_markerfacecolor()) != (1.0, 1.0, 1.0, 1.0)
+            assert filled == (not dominated(table, method)), (name, method)
+        assert figures.pareto_optimal(table[["accuracy", "auc", "ilf"]]) == {
+            m: not dominated(table, m) for m in methods
+        }
+    # Fig. 5: black where the model of rank r selects variable v
+    top = art[(art["artefact"] == "top_models") & (art["method"] == "snb_map")]
+    image = drawn["fig5"].axes[0].get_images()[0].get_array()
+    n_models = int(top["rank"].max())
+    n_var = int(weights.loc[weights["method"] == "snb_map", "variable_index"].max())  # 21
+    assert image.shape == (n_models, n_var)
+    expected = np.zeros((n_models, n_var))
+    for row in top.itertuples():
+        expected[int(row.rank) - 1, int(row.variable_index) - 1] = row.value
+    np.testing.assert_array_equal(np.asarray(image), expected)
+    # Fig. 6: the sorted log posteriors against their percentile
+    post = art[(art["artefact"] == "log_posterior") & (art["method"] == "snb_map")]
+    post = post.sort_values("position")
+    (line,) = drawn["fig6"].axes[0].get_lines()
+    np.testing.assert_allclose(line.get_xdata(), 100 * post["fraction"].to_numpy())
+    np.testing.assert_allclose(line.get_ydata(), post["value"].to_numpy())
 
 
 def test_pareto_optimal():
+    """A hand case: ILF counts lower; a tie on all three criteria dominates neither method."""
     table = pd.DataFrame(
         {"accuracy": [0.8, 0.7, 0.9], "auc": [0.9, 0.85, 0.8], "ilf": [0.5, 0.6, 0.7]},
         index=["a", "b", "c"],
     )
     assert figures.pareto_optimal(table) == {"a": True, "b": False, "c": True}
+    # d equals a on ACC and AUC with a lower ILF: it dominates a (only through ILF); e ties d
+    table.loc["d"] = [0.8, 0.9, 0.4]
+    table.loc["e"] = [0.8, 0.9, 0.4]
+    assert figures.pareto_optimal(table) == {"a": False, "b": False, "c": True, "d": True,
+                                             "e": True}  # fmt: skip
+    # a higher ILF is worse: f, better than c on ACC and AUC but with a higher ILF, leaves c be
+    table.loc["f"] = [0.95, 0.95, 0.9]
+    assert figures.pareto_optimal(table)["c"] and figures.pareto_optimal(table)["f"]
+    table.loc["g"] = [0.95, 0.95, 0.3]  # better on all three: the only Pareto-optimal method
+    assert [m for m, ok in figures.pareto_optimal(table).items() if ok] == ["g"]
 
 
 def test_challenge_test_score_reproduces_table5():
