@@ -27,7 +27,8 @@ Keys of the ``report:`` section (beside the generic ones): ``metrics`` (default:
 compression_rate]), ``min_share`` (0.5), ``rope`` (0.01), ``nsamples`` (50000),
 ``datasets`` (the planned data sets; default: the experiment's sweep), ``n_folds`` (10),
 ``bound`` (a sentence: how the run was bounded, printed in the report), ``left_out`` ({data set
-or group: why}, printed in the report).
+or group: why}, printed in the report), ``substitutes`` (data sets that stand in for a paper's,
+named in the report).
 """
 
 from __future__ import annotations
@@ -122,7 +123,10 @@ def completeness_section(comp: pd.DataFrame, fails: pd.DataFrame, bound: str | N
             "done (dnf: over its time budget; failed: an error, first line shown; unfinished: "
             "checkpoints of a cell that is running or was interrupted).\n\n",
         ]
-        view = fails.assign(method=fails["method"].map(_name))
+        view = fails.assign(
+            method=fails["method"].map(_name),
+            folds_done=[f"{int(k)}" if pd.notna(k) else "" for k in fails["folds_done"]],
+        )
         view = view[["dataset", "method", "status", "folds_done", "error"]]
         view = view.rename(columns={"folds_done": "folds done", "error": "first line of the error"})
         lines.append(_table(view.set_index("dataset"), index_title="data set"))
@@ -133,33 +137,40 @@ def leaderboard_section(board: pd.DataFrame, metric: str) -> str:
     attrs = board.attrs
     direction = "higher is better" if attrs["higher_is_better"] else "lower is better"
     n = len(attrs["ranked_datasets"])
+    unranked = [_name(m) for m in attrs["excluded"] if board.loc[m, "datasets"] > 0]
     lines = [
         f"### {TITLES.get(metric, metric)} ({direction})\n\n",
         f"Ranked over {n} data sets on which every ranked method has records"
         + (f"; left out (a ranked method lacks them): {', '.join(attrs['left_out'])}" if
            attrs["left_out"] else "")
-        + (f"; unranked (records on too few data sets): "
-           f"{', '.join(_name(m) for m in attrs['excluded'])}" if attrs["excluded"] else "")
+        + (f"; unranked (records on too few data sets): {', '.join(unranked)}" if unranked
+           else "")
         + ". Wins: the data sets on which a method is best (a tie for the best counts for each "
         "tied method). Mean: over the ranked data sets; own mean: over the method's own data "
         "sets.\n\n",
     ]  # fmt: skip
-    frame = board.rename(index=_name)[
+    shown = board[board["datasets"] > 0]
+    frame = shown.rename(index=_name)[
         ["average_rank", "wins", "mean", "mean_own", "datasets", "ranked"]
-    ]
+    ].astype(object)
+    frame.loc[~shown["ranked"].to_numpy(), "wins"] = ""
     names = {"average_rank": "average rank", "mean_own": "own mean", "datasets": "data sets"}
     lines.append(_table(frame.rename(columns=names)))
+    none = [_name(m) for m in board.index[board["datasets"] == 0]]
+    if none:
+        lines.append(f"\nNo records yet: {', '.join(none)}.\n")
     return "".join(lines)
 
 
-def compare_section(records, board, metric, out_dir) -> tuple[str, list[Path]]:
+def compare_section(records, board, metric, out_dir) -> tuple[str, list[Path], float]:
     """Friedman, post-hoc and the CD diagram of ``metric`` on the ranked block."""
     from repro.report.compare import compare_records, friedman_line, run_compare
 
     ranked = [m for m in board.index if board.loc[m, "ranked"]]
     sets = board.attrs["ranked_datasets"]
     if len(ranked) < 2 or len(sets) < 2:
-        return f"- {TITLES.get(metric, metric)}: too few complete data sets for Friedman.\n", []
+        line = f"- {TITLES.get(metric, metric)}: too few complete data sets for Friedman.\n"
+        return line, [], float("nan")
     sub = lb.metric_records(records, metric)
     sub = sub[sub["method"].isin(ranked) & sub["dataset"].isin(sets)]
     correction = lb.correction_for(len(ranked))
@@ -175,7 +186,7 @@ def compare_section(records, board, metric, out_dir) -> tuple[str, list[Path]]:
         f"{correction} ({why}); CD diagram `{paths[3].name}`, adjusted p-values "
         f"`{paths[0].name}`.\n"
     )
-    return line, paths
+    return line, paths, float(res["friedman"]["ff_pvalue"])
 
 
 def bayesian_section(records, board, rope, nsamples) -> tuple[str, pd.DataFrame | None]:
@@ -257,9 +268,25 @@ def kind_section(kinds: pd.DataFrame, table: pd.DataFrame, metric: str, top: int
     return "".join(lines)
 
 
-def which_method_when(boards: dict, kind_table, fronts: dict, bayes) -> list[str]:
+def which_method_when(
+    boards: dict, kind_table, fronts: dict, bayes, friedman_p: dict | None = None
+) -> list[str]:
     """Sentences generated from the numbers, each citing the number it rests on."""
     out = []
+    for metric, p in (friedman_p or {}).items():
+        if not np.isfinite(p):
+            continue
+        if p < 0.05:
+            out.append(
+                f"The methods' {TITLES[metric]} ranks differ significantly (Iman–Davenport "
+                f"p = {p:.3g} < 0.05): the CD diagram says which pairs."
+            )
+        else:
+            out.append(
+                f"The methods' {TITLES[metric]} ranks do not differ significantly (Iman–Davenport "
+                f"p = {p:.3g} ≥ 0.05): the {TITLES[metric]} recommendations below are not "
+                f"evidence of a difference."
+            )
 
     def first(board):
         ranked = board[board["ranked"]]
@@ -285,11 +312,16 @@ def which_method_when(boards: dict, kind_table, fronts: dict, bayes) -> list[str
         )
     if kind_table is not None and not kind_table.empty:
         for (grouping, group), part in kind_table.groupby(["grouping", "group"], sort=False):
-            best = part.sort_values("average_rank", kind="stable").iloc[0]
+            part = part.sort_values("average_rank", kind="stable")
+            best = part.iloc[0]
+            tied = part["method"][np.isclose(part["average_rank"], best["average_rank"])]
+            ties = [_name(m) for m in tied.iloc[1:]]
             out.append(
                 f"On {group} data ({grouping}, {int(best['n'])} data sets), "
                 f"{_name(best['method'])} ranks first on accuracy (average rank "
-                f"{best['average_rank']:.2f})."
+                f"{best['average_rank']:.2f}"
+                + (f", tied with {', '.join(ties)}" if ties else "")
+                + ")."
             )
     front = fronts.get("accuracy")
     if front is not None and front["front"].any():
@@ -344,6 +376,12 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     text = [f"# {title}\n\n"]
     if report_cfg.get("caveat"):
         text.append(f"{report_cfg['caveat']}\n\n")
+    if report_cfg.get("substitutes"):
+        subs = [d for d in report_cfg["substitutes"] if d in datasets]
+        text.append(
+            f"Substitutes among the {len(datasets)} planned data sets (another form of a "
+            f"paper's set, or a stand-in): {', '.join(subs)}.\n\n"
+        )
     text.append(completeness_section(comp, fails, report_cfg.get("bound")))
     if report_cfg.get("left_out"):
         text.append("\n### Data sets left out of the plan\n\n")
@@ -363,11 +401,13 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     text += [leaderboard_section(b, m) + "\n" for m, b in boards.items()]
 
     text.append("\n## Friedman tests and critical-difference diagrams\n\n")
+    friedman_p: dict[str, float] = {}
     for metric in report_cfg.get("cd_metrics") or ["accuracy", "auc", "compression_rate"]:
         if metric in boards:
-            line, paths = compare_section(records, boards[metric], metric, out_dir)
+            line, paths, p = compare_section(records, boards[metric], metric, out_dir)
             text.append(line)
             written += paths
+            friedman_p[metric] = p
 
     bayes = None
     if "accuracy" in boards:
@@ -402,7 +442,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         written.append(out_dir / "by_kind.csv")
         text += ["\n## By kind of data\n\n", kind_section(kinds, kind_table, "accuracy")]
 
-    sentences = which_method_when(boards, kind_table, fronts, bayes)
+    sentences = which_method_when(boards, kind_table, fronts, bayes, friedman_p)
     text.append("\n## Which method when\n\n")
     text.append(
         "Generated from the numbers above (each sentence cites the number it rests on); "
