@@ -139,9 +139,20 @@ def test_fig2_prefix_curves(python_m, tmp_path):
     # up to X1..X3 the two worlds are the same model on the same data
     at3 = wide.xs(3, level=1)
     np.testing.assert_array_equal(at3["irrelevant"], at3["redundant"])
-    # the overall error is the class-frequency weighted mean of the per-class errors
+    # the overall error is the class-frequency weighted mean of the per-class errors, with the
+    # class frequencies of each repetition's test part (drawn again here)
     cls = rec.query("split == 'test' and metric.str.startswith('error_class')", engine="python")
     assert len(cls) == 3 * len(err)
+    keys = ["world", "repetition", "n_predictors"]
+    per_class = cls.pivot_table(index=keys, columns="metric", values="value")
+    overall = err.set_index(keys)["value"].sort_index()
+    for (world, r), group in err.groupby(["world", "repetition"]):
+        (dataset,), (seed,) = group["dataset"].unique(), group["seed"].unique()
+        *_, yte = draw(dataset, {"n_noise": 4}, 300, 600, int(seed), int(r))
+        freq = np.bincount(yte, minlength=3) / 600
+        assert yte.size == 600 and np.ptp(freq) > 0  # unequal frequencies: the weights matter
+        errors = per_class.loc[(world, r), [f"error_class{j}" for j in range(3)]].to_numpy()
+        np.testing.assert_allclose(errors @ freq, overall.loc[(world, r)].to_numpy(), rtol=1e-12)
 
 
 def test_fig3_grid(python_m, tmp_path):
