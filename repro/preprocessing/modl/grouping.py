@@ -233,6 +233,7 @@ def _group_values(value_counts: np.ndarray, attribute_cost: float):
         whole = tuple(int(x) for x in value_counts.sum(axis=0)) if v_all else (0,)
         return single, 0, costs.global_cost([whole]), np.zeros(v_all, bool)
     freqs = [sum(r) for r in rows]
+    rows_arr = np.array(rows, dtype=np.int64)
     g_max = _granularity_max(n)
     p_max = sum(1 for f in freqs if f > 1) + (1 if any(f <= 1 for f in freqs) else 0)
     best = None
@@ -256,12 +257,17 @@ def _group_values(value_counts: np.ndarray, attribute_cost: float):
         )
         if selected or is_last:
             last_explored, current_explored = current_explored, g
-            table = []
-            for members in parts:
-                row = [0] * n_classes
-                for i in members:
-                    row = [a + b for a, b in zip(row, rows[i])]
-                table.append(tuple(row))
+            if grouping_kernels.compiled():
+                # parts: singletons, then one catch-all part (quantile_groups)
+                last = rows_arr[p - 1 :].sum(axis=0, keepdims=True)
+                table = [tuple(r) for r in np.vstack([rows_arr[: p - 1], last]).tolist()]
+            else:
+                table = []
+                for members in parts:
+                    row = [0] * n_classes
+                    for i in members:
+                        row = [a + b for a, b in zip(row, rows[i])]
+                    table.append(tuple(row))
             costs = GroupingCosts(p, g, n, attribute_cost, n_classes)
             labels, target, garbage = group_frequency_table(table, costs, n)
             cost = table_cost(costs, target, garbage)

@@ -205,6 +205,19 @@ def _make_ctx(lf, a1, a2, bell, lg, fp, ip):
     return (lf, a1, a2, bell, lg, fp, ip, memo0, memo_pd0, memo)
 
 
+@njit(cache=True)
+def partition_costs_kernel(n_parts, garbage, lf, a1, a2, bell, lg, fp, ip):
+    """pc(I, Gb) and ΔI = pc(I−1, Gb) − pc(I, Gb) (as ``GroupingCosts.partition_delta``) of each
+    (n_parts[i], garbage[i]), as the kernels compute them (for the tests)."""
+    ctx = _make_ctx(lf, a1, a2, bell, lg, fp, ip)
+    pc = np.empty(n_parts.size)
+    pd = np.empty(n_parts.size)
+    for i in range(n_parts.size):
+        pc[i] = _pc(ctx, n_parts[i], garbage[i])
+        pd[i] = _pd(ctx, n_parts[i], garbage[i])
+    return pc, pd
+
+
 @njit(cache=True, inline="always")
 def _part2(lf, c0, c1):
     """part_cost of two class counts (J = 2)."""
@@ -1096,7 +1109,7 @@ def _hash_home(bits, mask):
     return h & mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tl_add(tl, item, key):
     """Add ``item`` with ``key`` to the tie list (see :func:`merge_groups_kernel`)."""
     (m_prev, m_next, m_slot, s_key, s_first, s_last, s_count, s_inheap, h_bits, h_slot, heap, st,
@@ -1149,7 +1162,7 @@ def _tl_add(tl, item, key):
         heap[k] = s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tl_remove(tl, item):
     m_prev, m_next, m_slot, s_first, s_last, s_count = tl[0], tl[1], tl[2], tl[4], tl[5], tl[6]
     s = m_slot[item]
@@ -1166,7 +1179,7 @@ def _tl_remove(tl, item):
     s_count[s] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tl_tail(tl):
     """The last item of the list (largest key; in its tie group, the last one)."""
     s_key, s_last, s_count, s_inheap, heap, st = tl[3], tl[5], tl[6], tl[7], tl[10], tl[11]
@@ -1491,6 +1504,39 @@ def post_optimize_groups_kernel(
                     _part_sum(lf, counts[in_g], src[m], j_classes) - group_costs[in_g]
                 )
     return n_true
+
+
+@njit(cache=True)
+def best_group_merge_kernel(counts, mods, garbage_search, lf, a1, a2, bell, lg, fp, ip):
+    """The pair of ``ForceBestGroupMerge`` (``...WithGarbageSearch``) as
+    ``grouping_post_optimisation.force_best_group_merge``: (best1, best2)."""
+    ctx = _make_ctx(lf, a1, a2, bell, lg, fp, ip)
+    j_classes = ip[3]
+    n = counts.shape[0]
+    group_costs = np.empty(n)
+    for g in range(n):
+        group_costs[g] = _part_row(lf, counts[g], j_classes)
+    garbage = 0
+    if garbage_search:
+        garbage = mods[0]
+        for g in range(1, n):
+            if mods[g] > garbage:
+                garbage = mods[g]
+    best_delta = DBL_MAX
+    best1 = -1
+    best2 = -1
+    for g1 in range(n):
+        for g2 in range(g1 + 1, n):
+            delta = _part_sum(lf, counts[g1], counts[g2], j_classes) - group_costs[g1]
+            delta = delta - group_costs[g2]
+            if garbage_search:
+                merged = mods[g1] + mods[g2]
+                delta += _mgc(ctx, n, garbage, merged) - _pc(ctx, n, garbage)
+            if delta < best_delta:
+                best_delta = delta
+                best1 = g1
+                best2 = g2
+    return best1, best2
 
 
 # ---------------------------------------------------------------------------------------------

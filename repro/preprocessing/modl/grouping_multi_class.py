@@ -129,6 +129,8 @@ def build_reliable_sub_groups(rows, mods, costs: GroupingCosts, n_instances: int
     sub-group index of each row)."""
     n_classes = len(rows[0])
     null = NullCosts(n_instances)
+    if grouping_kernels.compiled():
+        return _build_reliable_sub_groups_compiled(rows, mods, costs, null)
     keys = [[] for _ in rows]
     for t in range(n_classes):
         bi_rows = [(row[t], sum(row) - row[t]) for row in rows]
@@ -149,6 +151,35 @@ def build_reliable_sub_groups(rows, mods, costs: GroupingCosts, n_instances: int
         index[s] = group.index
     for group in groups:
         group.cost = costs.part_cost(group.counts)
+    return groups, index
+
+
+def _build_reliable_sub_groups_compiled(rows, mods, costs, null):
+    """:func:`build_reliable_sub_groups` with the two-class groupings compiled and the sub-group
+    counts summed by numpy (same groups, same order)."""
+    from repro.preprocessing.modl.grouping_two_class import _two_class_group_compiled
+
+    table = np.asarray(rows, dtype=np.int64)
+    n_rows, n_classes = table.shape
+    totals = table.sum(axis=1)
+    labels = []
+    for t in range(n_classes):
+        bi_rows = np.stack([table[:, t], totals - table[:, t]], axis=1)
+        labels.append(_two_class_group_compiled(bi_rows, mods, null)[0])
+    seen: dict = {}
+    index = [0] * n_rows
+    for s, key in enumerate(zip(*labels)):
+        index[s] = seen.setdefault(key, len(seen))
+    index_arr = np.asarray(index, dtype=np.int64)
+    counts = np.zeros((len(seen), n_classes), dtype=np.int64)
+    np.add.at(counts, index_arr, table)
+    group_mods = np.bincount(
+        index_arr, weights=np.asarray(mods, dtype=np.int64), minlength=len(seen)
+    )
+    groups = [
+        Group(c, int(m), costs.part_cost(c), k)
+        for k, (c, m) in enumerate(zip(counts.tolist(), group_mods.astype(np.int64).tolist()))
+    ]
     return groups, index
 
 

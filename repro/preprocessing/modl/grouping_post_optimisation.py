@@ -216,6 +216,14 @@ def force_best_group_merge(groups, iv, costs, garbage_search: bool = False):
     garbage search, ``ForceBestGroupMergeWithGarbageSearch``, also the change of pc(I, Gb)).
     Returns the new table; iv is updated."""
     n = len(groups)
+    if grouping_kernels.compiled():
+        best1, best2 = grouping_kernels.best_group_merge_kernel(
+            np.array([g.counts for g in groups], dtype=np.int64),
+            np.array([g.mod for g in groups], dtype=np.int64),
+            bool(garbage_search),
+            *grouping_kernels.cost_args(costs),
+        )
+        return _merge_table(groups, iv, int(best1), int(best2))
     pc = costs.partition_cost
     group_costs = [costs.part_cost(g.counts) for g in groups]
     best_delta = DBL_MAX
