@@ -102,6 +102,7 @@ def test_report_on_a_partial_store_states_its_completeness(tmp_path):
         "results_folder": str(folder),
         "nsamples": 2000,
         "bound": "data sets up to 5 rows.",
+        "claims_file": str(CLAIMS),
     }
     paths = benchmark(hand_records(), tmp_path / "out", cfg)
     text = (tmp_path / "out" / "LEADERBOARD.md").read_text()
@@ -128,6 +129,9 @@ def test_report_on_a_partial_store_states_its_completeness(tmp_path):
     # the sentences cite their numbers
     assert "use a: average rank 1.62 of 3 methods over 4 data sets, best on 2 of them" in text
     assert (tmp_path / "out" / "pareto.png").stat().st_size > 0
+    # the papers' claims: their methods have no records here, so none can be decided
+    claims = text.split("## The papers' claims of superiority")[1]
+    assert claims.count("— **not testable**") == 5 and "no records of snb_cma" in claims
 
 
 def test_claim_rules_on_hand_records(tmp_path):

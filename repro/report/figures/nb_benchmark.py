@@ -14,7 +14,10 @@ entry of its config), which writes into the report folder:
   ``completeness.csv``, ``failures.csv``: the same numbers;
 - ``compare_<metric>_<correction>.md/.csv/_pairs.csv/_cd.png/_cd.pdf`` for the metrics of
   ``report.cd_metrics`` (:func:`repro.report.compare.compare_records` on the ranked block);
-- ``pareto.png/.pdf``.
+- ``pareto.png/.pdf``;
+
+and closes ``LEADERBOARD.md`` with the papers' claims of superiority
+(``experiments/nb_benchmark/claims.yaml``) decided on these records.
 
 Everything works on a partial store (a sweep still running): the leaderboards rank the methods
 on the data sets where all of them have records (a method with records on fewer than
@@ -352,6 +355,36 @@ def which_method_when(
     return out
 
 
+def claims_section(records: pd.DataFrame, report_cfg) -> str:
+    """The papers' claims of superiority (``<paths.published>/nb_benchmark/claims.yaml``), each
+    with its rule's verdict and evidence on these records; empty without the file."""
+    from repro.report.claims.engine import Evidence, Verdict, decide, read_claims
+
+    path = report_cfg.get("claims_file")
+    if path is None and report_cfg.get("paths") is not None:
+        path = Path(report_cfg["paths"].published) / EXPERIMENT / "claims.yaml"
+    if path is None or not Path(path).is_file():
+        return ""
+    evidence = Evidence(".")
+    evidence._cache[EXPERIMENT] = records
+    lines = [
+        "\n## The papers' claims of superiority, against the other papers' methods\n\n",
+        "Each paper's sentence, quoted verbatim (`experiments/nb_benchmark/claims.yaml`), "
+        "decided by its rule (`repro.report.claims.nb_benchmark`) on these records; on our "
+        "data sets, not the papers'.\n\n",
+    ]
+    for claim in read_claims(path):
+        try:
+            v = decide(claim, evidence)
+        except (ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+            v = Verdict("not testable", f"not decidable on these records ({exc})")
+        lines.append(
+            f"- **{claim.section}**: “{claim.quote}” — **{v.verdict}** "
+            f"({claim.rule}). {v.evidence}\n"
+        )
+    return "".join(lines)
+
+
 # --- the report ---------------------------------------------------------------------------
 def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     """Write the benchmark's report (module docstring); returns the written paths."""
@@ -451,6 +484,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
            else "") + ".\n\n"
     )  # fmt: skip
     text += [f"- {s}\n" for s in sentences] or ["- Not enough records yet.\n"]
+    text.append(claims_section(records, report_cfg))
     if report_cfg.get("notes"):
         text.append("\n## Notes\n\n")
         text += [f"- {n}\n" for n in report_cfg["notes"]]
