@@ -71,3 +71,20 @@ def test_auc_absent_class_keeps_the_unequal_class_frequencies():
     assert expected == pytest.approx(121 / 180)
     assert metrics.auc(y, p) == pytest.approx(121 / 180, abs=1e-12)
     assert metrics.auc(y, p) != pytest.approx((7 / 9 + 3 / 4 + 1 / 5) / 3, abs=1e-3)
+
+
+def test_auc_with_one_class_present_is_nan():
+    y = np.array([1, 1, 1])
+    assert np.isnan(metrics.auc(y, np.array([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]])))
+    assert np.isnan(metrics.auc(y, np.full((3, 3), 1 / 3)))
+
+
+def test_predictive_metrics_names_each_criterion_by_its_value():
+    """The seven criteria of a split under their record names, each the value of its own
+    function (the oracle values above)."""
+    m = metrics.predictive_metrics(Y, P, PRIOR)
+    assert list(m) == list(metrics.PREDICTIVE_METRICS)
+    assert m["auc"] == pytest.approx(0.915476190, abs=1e-9)
+    assert m["ilf"] == pytest.approx(0.754414413, abs=1e-9)
+    assert m["compression_rate"] == pytest.approx(0.307177491, abs=1e-9)
+    assert m["log_sum"] == pytest.approx(-7.544144, abs=1e-6)
