@@ -91,7 +91,7 @@ def test_reported_csv_transcribes_table2():
     assert one["nb_laplace", "vote", "error_ci95"] == pytest.approx(0.0342)
 
 
-def test_fig3_sweep_and_plot(tmp_path):
+def test_fig3_sweep_and_plot(tmp_path, monkeypatch):
     results = sweep(tmp_path, "wu2015_fig3", ["iris"])
     assert len(list((results / "wu2015_fig3").rglob("*.parquet"))) == 11  # the 11 values of Γ
     run(["-m", "repro.report", "experiment=wu2015_fig3", f"results={results}"], tmp_path)
@@ -100,7 +100,34 @@ def test_fig3_sweep_and_plot(tmp_path):
     assert not (results / "wu2015_fig3" / "REPRODUCTION.md").exists()
     curve = pd.read_csv(results / "wu2015_fig3" / "fig3.csv")
     assert sorted(curve["gamma"]) == pytest.approx([0.5 + 0.1 * i for i in range(11)])
-    assert set(curve["dataset"]) == {"iris"} and curve["accuracy"].between(0, 1).all()
+    assert set(curve["dataset"]) == {"iris"}
+    # the plotted means are the records' mean test accuracies per Γ (2 outer repetitions)
+    records = pd.concat(
+        pd.read_parquet(f) for f in sorted((results / "wu2015_fig3").rglob("*.parquet"))
+    )
+    acc = records.query("split == 'test' and metric == 'accuracy'")
+    assert acc.groupby("p_gamma").size().tolist() == [2] * 11
+    means = acc.groupby("p_gamma")["value"].mean()
+    curve = curve.sort_values("gamma")
+    np.testing.assert_allclose(curve["accuracy"], means.to_numpy(), rtol=1e-12)
+    # its panel: "better above Γ = 1" when the best accuracy is at some Γ > 1
+    above = means[means.index > 1 + 1e-9].max() > means[means.index <= 1 + 1e-9].max()
+    assert set(curve["panel"]) == {wu2015.PANELS[0] if above else wu2015.PANELS[1]}
+    # and the figure draws those numbers: one line, in the panel of the data set
+    drawn = {}
+
+    def keep(fig, mean, out_dir, name):
+        drawn[name] = fig
+        return []
+
+    monkeypatch.setattr(wu2015, "save_with_means", keep)
+    wu2015.fig3(records, tmp_path / "again", {})
+    axes = drawn["fig3"].axes
+    panel = wu2015.PANELS.index(curve["panel"].iloc[0])
+    (line,) = axes[panel].get_lines()
+    assert axes[1 - panel].get_lines() == []
+    np.testing.assert_allclose(line.get_xdata(), means.index.to_numpy())
+    np.testing.assert_allclose(line.get_ydata(), means.to_numpy(), rtol=1e-12)
 
 
 #: a tiny Figure 2 (seconds): 2 runs, 2 points per panel, small grids
