@@ -121,14 +121,51 @@ def test_variant_columns_beside_the_default(tmp_path):
     assert "| MDLg | old | 3 |" in text
 
 
-def test_figures_and_reproduction_from_records(tmp_path):
+SHIFT = {
+    "nb_mdlh": 0.03,
+    "nb_mdlg": 0.08,
+    "nb_shimazaki": 0.02,
+    "nb_ewb10": 0.0,
+    "nb_gaussian": -0.05,
+}  # fmt: skip (the methods of _records, in METHODS order)
+
+
+def test_figures_and_reproduction_from_records(tmp_path, monkeypatch):
+    """The figures plot, per method, the hand values of _records: Fig. 1 the mean accuracy
+    b + s + 0.005 (folds 0 and 1: +0, +0.01) on a, b, c (EWB-10 increasing); Fig. 2 the per-run
+    log-sum 10(b + s − 1) + 10(b + s + 0.01 − 1) on c, b, a (EWB-10 decreasing)."""
     rec = _records()
     cfg = {"title": "t", "methods": METHODS}
+    drawn, save = {}, e.save
+
+    def keep(fig, out_dir, name):
+        drawn[name] = fig
+        return save(fig, out_dir, name)
+
+    monkeypatch.setattr(e, "save", keep)
     paths = e.fig1(rec, tmp_path, cfg) + e.fig2(rec, tmp_path, cfg)
     assert all(p.exists() for p in paths)
+    base = {"a": 0.5, "b": 0.7, "c": 0.9}
+    for name, sets, value in (
+        ("fig1", "abc", lambda b, s: b + s + 0.005),
+        ("fig2", "cba", lambda b, s: 10 * (b + s - 1) + 10 * (b + s + 0.01 - 1)),
+    ):
+        ax = drawn[name].axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == list(sets)
+        lines = ax.get_lines()
+        assert [line.get_label() for line in lines] == e.method_labels(METHODS)
+        for line, method in zip(lines, METHODS):
+            expected = [value(base[d], SHIFT[method]) for d in sets]
+            np.testing.assert_allclose(line.get_ydata(), expected, rtol=1e-12)
+            np.testing.assert_array_equal(line.get_xdata(), [0, 1, 2])
+        csv = pd.read_csv(tmp_path / f"{name}.csv").set_index("dataset")
+        assert list(csv.index) == list(sets)
+        for method in METHODS:
+            expected = [value(base[d], SHIFT[method]) for d in sets]
+            np.testing.assert_allclose(csv[method], expected, rtol=1e-12)
     csv = pd.read_csv(tmp_path / "fig1.csv")
     assert list(csv["dataset"]) == ["a", "b", "c"] and (csv["runs"] == 2).all()
-    assert (csv["rank_nb_mdlg"] == 1).all()
+    assert (csv["rank_nb_mdlg"] == 1).all() and (csv["rank_nb_gaussian"] == 5).all()
     text = (tmp_path / "REPRODUCTION.md").read_text()
     assert "## Claims" in text and "prints no number" in text
     assert "“The *MDLg* classifier performs clearly the best.”" in text
