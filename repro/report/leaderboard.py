@@ -22,6 +22,12 @@ The numbers of the head-to-head benchmark (``experiment=nb_benchmark``; its repo
 - :func:`completeness` / :func:`failures`: the cells done, partial, failed or over their time
   budget (the ``*.error.json`` files a sweep leaves beside the records, ``<cell>.parts/``
   checkpoints of unfinished cells), against the planned methods × data sets.
+
+Did not finish: the runner records a fold stopped at its time budget as model rows
+``did_not_finish`` = 1 and ``fit_time`` (the time it ran), without test rows
+(:mod:`repro.evaluation.fold_budget`). A cell with such a fold is *dnf* (:func:`dnf_cells`): its
+means would be over the folds that finished only, so it enters no leaderboard (the method lacks
+that data set there) and is listed with its folds instead.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from repro.stats.posthoc import MAX_BERGMANN_K
 from repro.stats.tests import metric_table, rank_table, tie_values
 
 __all__ = [
+    "DID_NOT_FINISH",
     "METRICS",
     "SMALL_ROWS",
     "bayesian_vs_leader",
@@ -43,6 +50,7 @@ __all__ = [
     "completeness",
     "correction_for",
     "dataset_kinds",
+    "dnf_cells",
     "failures",
     "leaderboard",
     "metric_records",
@@ -65,12 +73,45 @@ SMALL_ROWS = 1000
 #: statuses of a cell's error file that mean "did not finish in its time budget"
 DNF_STATUSES = ("dnf", "timeout", "over_budget", "budget")
 _TIDY = ["method", "dataset", "repetition", "fold", "split", "metric", "value"]
+#: the model row of a fold stopped at its time budget (repro.evaluation.fold_budget)
+DID_NOT_FINISH = "did_not_finish"
+
+
+def dnf_cells(records: pd.DataFrame) -> pd.DataFrame:
+    """The cells with folds stopped at their time budget: ``method``, ``dataset``,
+    ``dnf_folds``, ``folds`` (all of the cell's folds), ``ran_s`` (the longest a stopped fold
+    ran)."""
+    columns = ["method", "dataset", "dnf_folds", "folds", "ran_s"]
+    late = records[(records["metric"] == DID_NOT_FINISH) & (records["value"] > 0)]
+    if late.empty:
+        return pd.DataFrame(columns=columns)
+    keys = ["method", "dataset", "repetition", "fold"]
+    stopped = late[keys].drop_duplicates()
+    times = records[(records["metric"] == "fit_time") & (records["split"] == "model")]
+    ran = stopped.merge(times[[*keys, "value"]], on=keys, how="left")
+    cells = records[records["split"].isin(["test", "model"])][keys].drop_duplicates()
+    folds = cells.groupby(["method", "dataset"]).size().rename("folds")
+    out = ran.groupby(["method", "dataset"]).agg(dnf_folds=("fold", "size"), ran_s=("value", "max"))
+    return out.join(folds).reset_index()[columns]
+
+
+def _without_dnf(records: pd.DataFrame) -> pd.DataFrame:
+    """The records less the cells that have a fold over its budget (:func:`dnf_cells`)."""
+    if DID_NOT_FINISH not in set(records["metric"]):
+        return records
+    late = dnf_cells(records)
+    if late.empty:
+        return records
+    bad = pd.MultiIndex.from_frame(late[["method", "dataset"]])
+    keep = ~pd.MultiIndex.from_frame(records[["method", "dataset"]]).isin(bad)
+    return records[keep]
 
 
 def metric_records(records: pd.DataFrame, metric: str) -> pd.DataFrame:
     """The tidy rows of ``metric`` on its split (:data:`METRICS`), relabelled ``split="test"``
     so that :func:`repro.stats.tests.metric_table` and the post-hoc tests read them."""
     split = METRICS.get(metric, ("test", True))[0]
+    records = _without_dnf(records)
     sub = records.loc[(records["metric"] == metric) & (records["split"] == split), _TIDY]
     return sub.assign(split="test")
 
@@ -316,8 +357,9 @@ def completeness(
     failed: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Per planned method: ``planned`` cells (one per planned data set), ``done`` (all
-    ``n_folds`` test folds stored), ``partial`` (some), ``failed`` and ``dnf`` (an error file
-    says so, :func:`failures`), ``unfinished`` (checkpoints only), ``missing`` (nothing yet).
+    ``n_folds`` test folds stored), ``partial`` (some), ``dnf`` (a fold stopped at its time
+    budget in the records, :func:`dnf_cells`, or an error file with that status), ``failed`` (an
+    error file, :func:`failures`), ``unfinished`` (checkpoints only), ``missing`` (nothing yet).
     A last row ``all`` sums them. A cell counts once, in the first of done, dnf, failed,
     partial, unfinished."""
     datasets = list(datasets)
@@ -329,6 +371,7 @@ def completeness(
         .size()
     )
     failed = failed if failed is not None else pd.DataFrame(columns=["dataset", "method", "status"])
+    late = {(r.method, r.dataset) for r in dnf_cells(records).itertuples(index=False)}
     status_of = {}
     for row in failed.itertuples(index=False):
         key = (row.method, row.dataset)
@@ -341,7 +384,9 @@ def completeness(
         for d in datasets:
             k = int(folds.get((m, d), 0))
             status = status_of.get((m, d))
-            if k >= n_folds:
+            if (m, d) in late:  # a fold stopped at its budget: in the records themselves
+                counts["dnf"] += 1
+            elif k >= n_folds:
                 counts["done"] += 1
             elif status in ("dnf", "failed"):
                 counts[status] += 1

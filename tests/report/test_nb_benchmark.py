@@ -77,6 +77,31 @@ def test_a_method_on_too_few_data_sets_is_shown_unranked():
     assert board.loc["a", "average_rank"] == pytest.approx((1 + 1.5 + 2 + 1) / 4)
 
 
+def test_a_cell_with_a_fold_over_its_budget_is_listed_not_ranked(tmp_path):
+    """c's fold 7 on d3 stopped at its budget (the runner's did_not_finish rows, no test rows):
+    the cell leaves the leaderboards (its mean would be over 9 folds) and is listed as dnf."""
+    records = hand_records()
+    late = (records["method"] == "c") & (records["dataset"] == "d3") & (records["fold"] == 7)
+    stopped = records[late & (records["metric"] == "fit_time")].assign(value=60.0)
+    flag = stopped.assign(metric="did_not_finish", value=1.0)
+    records = pd.concat([records[~late], stopped, flag], ignore_index=True)
+    cells = lb.dnf_cells(records)
+    assert cells[["method", "dataset", "dnf_folds", "folds", "ran_s"]].values.tolist() == [
+        ["c", "d3", 1, 10, 60.0]
+    ]
+    board = lb.leaderboard(records, "accuracy")
+    assert board.attrs["ranked_datasets"] == ["d0", "d1", "d2"]
+    assert board.loc["a", "average_rank"] == pytest.approx((1 + 1.5 + 2) / 3)
+    assert board.loc["c", "datasets"] == 3
+    comp = lb.completeness(records, ["a", "b", "c"], ["d0", "d1", "d2", "d3"])
+    assert comp.loc["c", ["done", "dnf", "partial"]].tolist() == [3, 1, 0]
+    cfg = {"methods": ["a", "b", "c"], "datasets": ["d0", "d1", "d2", "d3"],
+           "results_folder": str(tmp_path), "nsamples": 2000, "cd_metrics": []}  # fmt: skip
+    benchmark(records, tmp_path / "out", cfg)
+    text = (tmp_path / "out" / "LEADERBOARD.md").read_text()
+    assert "| d3 | c | dnf | 9 | 1 of 10 folds stopped at the time budget (ran 60 s) |" in text
+
+
 def test_pareto_front_and_correction():
     score = pd.Series({"a": 0.85, "b": 0.825, "c": 0.735, "d": 0.80})
     cost = pd.Series({"a": 1.0, "b": 0.1, "c": 0.01, "d": 0.5})  # d: slower and worse than b

@@ -399,6 +399,18 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     written: list[Path] = []
 
     fails = lb.failures(records_folder(out_dir, report_cfg))
+    late = lb.dnf_cells(records)
+    if len(late):
+        rows = late.assign(
+            status="dnf",
+            folds_done=late["folds"] - late["dnf_folds"],
+            error=[
+                f"{int(k)} of {int(n)} folds stopped at the time budget (ran {t:.0f} s)"
+                for k, n, t in zip(late["dnf_folds"], late["folds"], late["ran_s"], strict=True)
+            ],
+            file="records",
+        )
+        fails = pd.concat([fails, rows[fails.columns]], ignore_index=True)
     fails = fails[fails["method"].isin(methods)].sort_values(["dataset", "method"])
     comp = lb.completeness(records, methods, datasets, int(report_cfg.get("n_folds", 10)), fails)
     comp.to_csv(out_dir / "completeness.csv")
