@@ -223,7 +223,10 @@ def group_values(
 def _group_values(value_counts: np.ndarray, attribute_cost: float):
     """:func:`group_values` on the current engine."""
     value_counts = np.asarray(value_counts, dtype=np.float64)
-    rows = [tuple(int(round(x)) for x in r) for r in value_counts]
+    if grouping_kernels.compiled():  # np.rint: round half to even, as round()
+        rows = [tuple(r) for r in np.rint(value_counts).astype(np.int64).tolist()]
+    else:
+        rows = [tuple(int(round(x)) for x in r) for r in value_counts]
     n = sum(sum(r) for r in rows)
     v_all = len(rows)
     n_classes = value_counts.shape[1] if value_counts.ndim == 2 else 1

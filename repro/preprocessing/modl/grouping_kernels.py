@@ -1109,45 +1109,52 @@ def _hash_home(bits, mask):
     return h & mask
 
 
+# tie list: tl = (m, sl, s_key, h, heap, st, fbuf, ibuf)
+#   m[item] = (prev, next, slot) of the merges; sl[slot] = (first, last, count, in heap) and
+#   s_key[slot] of the distinct keys; h[k] = (key bits, slot or -1) the hash table;
+#   heap: max-heap of the slots on s_key; st = (slots used, heap size)
+T_PREV, T_NEXT, T_SLOT = 0, 1, 2
+S_FIRST, S_LAST, S_COUNT, S_INHEAP = 0, 1, 2, 3
+
+
 @njit(cache=True, inline="always")
 def _tl_add(tl, item, key):
     """Add ``item`` with ``key`` to the tie list (see :func:`merge_groups_kernel`)."""
-    (m_prev, m_next, m_slot, s_key, s_first, s_last, s_count, s_inheap, h_bits, h_slot, heap, st,
-     fbuf, ibuf) = tl  # fmt: skip
+    m, sl, s_key, h, heap, st, fbuf, ibuf = tl
     fbuf[0] = key + 0.0
     bits = ibuf[0]
-    mask = h_slot.size - 1
-    h = _hash_home(bits, mask)
-    while h_slot[h] != -1 and h_bits[h] != bits:
-        h = (h + 1) & mask
-    if h_slot[h] == -1:
+    mask = h.shape[0] - 1
+    k = _hash_home(bits, mask)
+    while h[k, 1] != -1 and h[k, 0] != bits:
+        k = (k + 1) & mask
+    if h[k, 1] == -1:
         s = st[0]
         st[0] += 1
-        h_slot[h] = s
-        h_bits[h] = bits
+        h[k, 1] = s
+        h[k, 0] = bits
         s_key[s] = fbuf[0]
-        s_count[s] = 0
-        s_inheap[s] = 0
-    s = h_slot[h]
-    if s_count[s] == 0:
-        s_first[s] = item
-        s_last[s] = item
-        m_prev[item] = -1
-        m_next[item] = -1
+        sl[s, S_COUNT] = 0
+        sl[s, S_INHEAP] = 0
+    s = h[k, 1]
+    if sl[s, S_COUNT] == 0:
+        sl[s, S_FIRST] = item
+        sl[s, S_LAST] = item
+        m[item, T_PREV] = -1
+        m[item, T_NEXT] = -1
     else:
-        hd = s_first[s]
-        nx = m_next[hd]
-        m_prev[item] = hd
-        m_next[item] = nx
-        m_next[hd] = item
+        hd = sl[s, S_FIRST]
+        nx = m[hd, T_NEXT]
+        m[item, T_PREV] = hd
+        m[item, T_NEXT] = nx
+        m[hd, T_NEXT] = item
         if nx != -1:
-            m_prev[nx] = item
+            m[nx, T_PREV] = item
         else:
-            s_last[s] = item
-    s_count[s] += 1
-    m_slot[item] = s
-    if not s_inheap[s]:
-        s_inheap[s] = 1
+            sl[s, S_LAST] = item
+    sl[s, S_COUNT] += 1
+    m[item, T_SLOT] = s
+    if not sl[s, S_INHEAP]:
+        sl[s, S_INHEAP] = 1
         # sift up (max-heap on s_key)
         k = st[1]
         st[1] += 1
@@ -1164,31 +1171,31 @@ def _tl_add(tl, item, key):
 
 @njit(cache=True, inline="always")
 def _tl_remove(tl, item):
-    m_prev, m_next, m_slot, s_first, s_last, s_count = tl[0], tl[1], tl[2], tl[4], tl[5], tl[6]
-    s = m_slot[item]
-    p = m_prev[item]
-    nx = m_next[item]
+    m, sl = tl[0], tl[1]
+    s = m[item, T_SLOT]
+    p = m[item, T_PREV]
+    nx = m[item, T_NEXT]
     if p != -1:
-        m_next[p] = nx
+        m[p, T_NEXT] = nx
     else:
-        s_first[s] = nx
+        sl[s, S_FIRST] = nx
     if nx != -1:
-        m_prev[nx] = p
+        m[nx, T_PREV] = p
     else:
-        s_last[s] = p
-    s_count[s] -= 1
+        sl[s, S_LAST] = p
+    sl[s, S_COUNT] -= 1
 
 
 @njit(cache=True, inline="always")
 def _tl_tail(tl):
     """The last item of the list (largest key; in its tie group, the last one)."""
-    s_key, s_last, s_count, s_inheap, heap, st = tl[3], tl[5], tl[6], tl[7], tl[10], tl[11]
+    sl, s_key, heap, st = tl[1], tl[2], tl[4], tl[5]
     while True:
         s = heap[0]
-        if s_count[s] > 0:
-            return s_last[s]
+        if sl[s, S_COUNT] > 0:
+            return sl[s, S_LAST]
         # pop the empty slot
-        s_inheap[s] = 0
+        sl[s, S_INHEAP] = 0
         st[1] -= 1
         n = st[1]
         x = heap[n]
@@ -1214,17 +1221,13 @@ def _tie_list(n_items, n_adds):
     while size < 2 * n_adds + 2:
         size *= 2
     fbuf = np.empty(1)
+    h = np.empty((size, 2), dtype=np.int64)
+    h[:, 1] = -1
     return (
-        np.empty(n_items, dtype=np.int64),
-        np.empty(n_items, dtype=np.int64),
-        np.empty(n_items, dtype=np.int64),
+        np.empty((n_items, 3), dtype=np.int64),
+        np.empty((n_adds + 1, 4), dtype=np.int64),
         np.empty(n_adds + 1),
-        np.empty(n_adds + 1, dtype=np.int64),
-        np.empty(n_adds + 1, dtype=np.int64),
-        np.empty(n_adds + 1, dtype=np.int64),
-        np.empty(n_adds + 1, dtype=np.int64),
-        np.empty(size, dtype=np.int64),
-        np.full(size, -1, dtype=np.int64),
+        h,
         np.empty(n_adds + 1, dtype=np.int64),
         np.zeros(2, dtype=np.int64),
         fbuf,
@@ -1599,7 +1602,15 @@ def _code_tables(size: int):
 
 
 def cost_args(costs):
-    """(lf, a1, a2, bell, lg, fp, ip) of a GroupingCosts (or NullCosts) for the kernels."""
+    """(lf, a1, a2, bell, lg, fp, ip) of a GroupingCosts (or NullCosts) for the kernels (built
+    once per cost object and kept on it)."""
+    args = costs.__dict__.get("_kernel_args")
+    if args is None:
+        args = costs.__dict__["_kernel_args"] = _cost_args(costs)
+    return args
+
+
+def _cost_args(costs):
     from repro.preprocessing.modl import kernels as modl_kernels
     from repro.preprocessing.modl.criteria import (
         NullCosts,

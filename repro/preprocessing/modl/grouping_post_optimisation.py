@@ -66,13 +66,23 @@ def post_optimize_groups(source, groups, iv, costs, garbage_search: bool = False
     return groups
 
 
+_SOURCE_ARRAYS: list = [None]
+"""(source list, its length, class counts, numbers of values) of the last compiled call: the list
+is kept alive by the entry, so that ``is`` identifies it."""
+
+
 def _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search: bool) -> int:
     """The moves of :func:`post_optimize_groups` on
     :func:`~.grouping_kernels.post_optimize_groups_kernel` (groups and iv updated in place).
     Returns the number of non-empty groups."""
     n_classes = len(groups[0].counts)
-    src = np.array([s.counts for s in source], dtype=np.int64).reshape(len(source), n_classes)
-    src_mod = np.array([s.mod for s in source], dtype=np.int64)
+    cached = _SOURCE_ARRAYS[0]
+    if cached is not None and cached[0] is source and cached[1] == len(source):
+        src, src_mod = cached[2], cached[3]
+    else:  # the source rows do not change between the calls of one post-optimisation
+        src = np.array([s.counts for s in source], dtype=np.int64).reshape(len(source), n_classes)
+        src_mod = np.array([s.mod for s in source], dtype=np.int64)
+        _SOURCE_ARRAYS[0] = (source, len(source), src, src_mod)
     counts = np.array([g.counts for g in groups], dtype=np.int64)
     mods = np.array([g.mod for g in groups], dtype=np.int64)
     iv_arr = np.array(iv, dtype=np.int64)
@@ -353,6 +363,7 @@ def post_optimize_grouping(source, groups, iv, costs, garbage_search: bool = Fal
         )
         if cost < best_cost + EPSILON:
             target, garbage, iv = target_garbage, garbage_size, iv_new
+    _SOURCE_ARRAYS[0] = None
     if not singleton_tested:
         single = [Group([0] * len(target[0].counts), 0)]
         for row in target:
