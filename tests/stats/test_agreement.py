@@ -223,14 +223,16 @@ def test_mean_over_datasets_texts_and_interval():
 def test_bootstrap_ci_is_scipys_percentile_interval_of_9999_resamples():
     """The documented interval: scipy's percentile bootstrap, 9999 resamples, generator seeded
     with ``seed``, level 1 − α."""
-    values = np.array([0.1, 0.4, 0.35, 0.8, 0.62, 0.5, 0.27])
+    values = np.random.default_rng(5).random(25)  # 25 distinct values: every resample counts
     for alpha, seed in ((0.05, 0), (0.2, 3)):
         ci = stats.bootstrap(
-            (values,), np.median, confidence_level=1 - alpha, n_resamples=9999,
+            (values,), np.mean, confidence_level=1 - alpha, n_resamples=9999,
             method="percentile", random_state=np.random.default_rng(seed),
         ).confidence_interval  # fmt: skip
-        assert ag.bootstrap_ci(values, np.median, alpha, seed) == (ci.low, ci.high)
+        assert ag.bootstrap_ci(values, np.mean, alpha, seed) == (ci.low, ci.high)
+    assert ag.bootstrap_ci(values) == ag.bootstrap_ci(values, np.mean, 0.05, 0)  # the defaults
     assert ag.bootstrap_ci([2.0, 2.0], np.sum) == (4.0, 4.0)  # constant: the statistic itself
+    assert ag.bootstrap_ci([0.3]) == (0.3, 0.3)  # one value: itself (no resampling)
 
 
 def test_nemenyi_needs_two_methods_and_one_data_set():
@@ -282,3 +284,25 @@ def test_rules_name_each_test():
         "win_count": "Fisher's exact test of the two win proportions, α = 0.05",
     }
     assert ag.ALPHA == 0.05
+
+
+def test_a_p_value_equal_to_alpha_agrees():
+    """The rules agree when p ≥ α: at α = p itself the published number agrees."""
+    ours = runs(0.48, 0.10)
+    p = stats.ttest_ind_from_stats(
+        ours.mean(), ours.std(ddof=1), 100, 0.50, 0.10, 100, equal_var=False
+    ).pvalue
+    assert ag.mean_with_sd(0.50, 0.10, 100, ours, alpha=float(p)).agrees
+    assert ag.mean_with_sd(0.50, 0.10, 100, ours, alpha=float(p) * (1 + 1e-9)).agrees is False
+    p = stats.fisher_exact([[3, 7], [9, 3]]).pvalue
+    assert ag.win_count(3, 10, 9, 12, alpha=float(p)).agrees
+    assert ag.win_count(3, 10, 9, 12, alpha=float(p) * (1 + 1e-9)).agrees is False
+
+
+def test_one_split_k_at_78_splits():
+    """78 splits: k = ⌊0.05·79/2⌋ = 1 (not ⌊0.05·80/2⌋ = 2): the interval is [min, max]."""
+    ours = np.arange(78, dtype=float)
+    assert ag.one_split(0.0, ours).agrees and ag.one_split(77.0, ours).agrees
+    assert "97.5% prediction interval [0.0000, 77.0000] over 78 splits" in (
+        ag.one_split(0.0, ours).detail
+    )
