@@ -133,6 +133,61 @@ def profile_compiled(x, y, log, top: int = 14) -> None:
             log("    " + line.rstrip())
 
 
+def profile_fnb(name: str, log) -> None:
+    """Where the CPU of a ``fnb_khiops`` fit goes (cProfile, process time; profiled times are
+    inflated, the shares are what to read): the grouping vs the rest of the nominal path."""
+    from repro.methods.khiops.fnb_khiops import KhiopsFractionalNaiveBayes
+
+    X, y = load(name)
+    KhiopsFractionalNaiveBayes(n_jobs=1).fit(X.iloc[:300], y[:300])
+    pr = cProfile.Profile(timer=time.process_time)
+    pr.enable()
+    KhiopsFractionalNaiveBayes(n_jobs=1).fit(X, y)
+    pr.disable()
+    stats = pstats.Stats(pr).stats
+    total = max(ct for (_cc, _nc, _tt, ct, _callers) in stats.values())
+    from repro.methods.khiops import fnb_criterion
+    from repro.preprocessing.modl import estimators, grouping
+
+    def key(fn):
+        code = fn.__code__
+        return (code.co_filename, code.co_firstlineno, code.co_name)
+
+    stages = {
+        "group_values (Khiops grouping)": [grouping.group_values],
+        "MODLGroupPartition._values (codes -> labels, per row)": [
+            estimators.MODLGroupPartition._values
+        ],
+        "MODLGrouper._keys (per row)": [estimators.MODLGrouper._keys],
+        "MODLGrouper.fit (all of it)": [estimators.MODLGrouper.fit],
+        "MODLGrouper.transform (all of it)": [estimators.MODLGrouper.transform],
+        "FNB weights (khiops_fnb_move, khiops_fnb_trial_data_cost)": [
+            getattr(fnb_criterion, n) for n in dir(fnb_criterion) if n.startswith("khiops_fnb_")
+        ],
+    }
+    found = {}
+    for label, fns in stages.items():
+        t = 0.0
+        for fn in fns:
+            fn = getattr(fn, "py_func", fn)
+            entry = stats.get(key(fn))
+            if entry is not None:
+                t += entry[3]
+        found[label] = t
+        log(f"    {label:<58s} {t:7.2f} s  ({100 * t / total:5.1f} %)")
+    rows = (
+        found["MODLGroupPartition._values (codes -> labels, per row)"]
+        + found["MODLGrouper.fit (all of it)"]
+        + found["MODLGrouper.transform (all of it)"]
+        - found["group_values (Khiops grouping)"]
+    )
+    log(
+        f"    {'nominal per-row Python (_values + MODLGrouper fit/transform - group_values)':<58s}"
+        f" {rows:7.2f} s  ({100 * rows / total:5.1f} %)"
+    )
+    log(f"    {'whole fit (profiled)':<58s} {total:7.2f} s")
+
+
 # ---------------------------------------------------------------------------------------------
 # fnb_khiops vs Khiops, one fit per process
 # ---------------------------------------------------------------------------------------------
@@ -285,6 +340,13 @@ def main(argv=None):
             f"ours/old Python {new / old:.3f}; wall ours/Khiops "
             f"{res['fnb_khiops:numba']['wall s'] / res['khiops']['wall s']:.3f}"
         )
+    if args.profile:
+        log()
+        log(
+            f"4. where the CPU of fnb_khiops goes on adult (cProfile); "
+            f"load {os.getloadavg()[0]:.1f}"
+        )
+        profile_fnb("adult", log)
     log()
     log(f"load average at the end {os.getloadavg()[0]:.1f}")
 

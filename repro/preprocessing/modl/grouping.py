@@ -62,6 +62,13 @@ of each step are in the docstring of its module):
 * more than √N sub-groups (``MultipleClassesGroup``: √N real, target ⌈√N⌉; with garbage search:
   ⌊√N⌋ for both).
 
+Compiled path (the default, ``group_values(..., engine="numba")``): the two-class grouping, the
+greedy group merges, the value moves, the forced merges and the partition costs run as numba
+kernels (:mod:`~repro.preprocessing.modl.grouping_kernels`) that reproduce the Python functions
+operation by operation, ties included; ``engine="python"`` runs the Python functions of these
+modules, which stay the reference (same groups and the same cost to the last bit, checked by
+``tests/preprocessing/test_grouping_compiled.py``).
+
 Known simplification: ``PostOptimizeGranularity`` reads its group vector past its end in Khiops
 (the vector is over the granularised values of the winning granularity); here the values beyond it
 are taken in the catch-all's group.

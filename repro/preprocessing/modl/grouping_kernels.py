@@ -21,7 +21,12 @@ bit-identical:
   linked list: the first inserted, then the newer ones after it), found through a hash table of the
   keys' bits;
 - :func:`post_optimize_groups_kernel`: the moves of single values between groups
-  (``PostOptimizeGroups`` and ``...WithGarbageSearch``).
+  (``PostOptimizeGroups`` and ``...WithGarbageSearch``);
+- :func:`best_group_merge_kernel`: the pair of ``ForceBestGroupMerge``.
+
+The Python functions dispatch on :func:`compiled` (the ``engine`` context manager, or
+``group_values(..., engine=...)``); the orchestration (granularities, pure values, small groups,
+tables) stays in Python, where it costs little.
 
 The partition cost pc(I, Gb) is computed in the kernels from tables built in Python (ln C0Max,
 log2*, ln k! of Khiops, ``math.lgamma`` of integers, the exact Bell table), the Bell series beyond
