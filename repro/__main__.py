@@ -200,7 +200,7 @@ def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
     with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
         records, computed = cell_records(
             cell, results_dir=cfg.results_dir, n_jobs=n_jobs, force=bool(cfg.force),
-            progress=bool(cfg.progress), backend=backend,
+            progress=bool(cfg.progress), backend=backend, timeout=cfg.get("timeout"),
         )  # fmt: skip
     cached = not computed
     seconds = time.perf_counter() - start

@@ -45,6 +45,8 @@ What matters:
   experiment=NAME      a paper's table or figure (python -m repro list experiments)
   seed=INT             the base seed of the folds (and of the methods' random choices), default 0
   n_jobs=INT           folds in parallel, default 1 (results do not depend on it)
+  timeout=SECONDS      a budget per fold: a fold past it is stopped and recorded as
+                       did-not-finish, and the run goes on (default: none)
   results_dir=DIR      where records go: DIR/<experiment>/<data set>/<method>.parquet
                        (default: results)
   force=true           recompute cells whose result file exists (default: read them)
@@ -146,7 +148,7 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
                 ):
                     raise UsageError(f"{key} must be {kind}, got {v!r} ({key}={v})")
         elif key == "experiment_name":
-            from repro.evaluation.cells import safe_name
+            from repro.config import safe_name
 
             for v in values:
                 try:

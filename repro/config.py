@@ -187,3 +187,27 @@ def jsonable(value):
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return repr(value)
+
+
+def safe_name(name, what: str, folders: bool = False) -> str:
+    """``name`` when it names a file (or, with ``folders``, a relative folder path such as a
+    study's ``toy/features__K=2``) that stays where it is put: no part empty, ``.`` or ``..``,
+    no ``\\`` or NUL, not absolute; one part only without ``folders``. The experiment, data set
+    and method names that become the paths of a cell's files are checked so that they stay
+    inside the results folder; else a ValueError naming ``what`` and the name."""
+    text = str(name)
+    parts = text.split("/") if folders else [text]
+    if "\\" in text or "\x00" in text or any(p.strip() in ("", ".", "..") for p in parts):
+        sep = "" if folders else "'/', "
+        raise ValueError(
+            f"{what} {text!r} would put files outside the results folder: a name must not be "
+            f"empty, '.' or '..', start with '/' nor contain {sep}'\\' or '/../' (it becomes a "
+            "folder or file name of <results_dir>/<experiment>/<data set>/<method>.parquet)"
+        )
+    if not folders and "/" in text:
+        raise ValueError(
+            f"{what} {text!r} would put files outside the results folder: a name must not "
+            "contain '/' (it becomes a file name of <results_dir>/<experiment>/<data set>/"
+            "<method>.parquet)"
+        )
+    return text

@@ -29,16 +29,14 @@ is removed on the next visit.
 
 from __future__ import annotations
 
-import contextlib
 import numbers
 import os
 import shutil
-import signal
-import threading
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -50,8 +48,10 @@ from tqdm.auto import tqdm
 
 from repro.evaluation.cells import Cell, part_path
 from repro.evaluation.extras import require_cluster
+from repro.evaluation.fold_budget import check_timeout, did_not_finish_rows, run_with_budget
 from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
+from repro.evaluation.processes import Terminated, end_with_parent, terminate_as_interrupt
 from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
 from repro.evaluation.records import (
     IncompleteCellWarning,
@@ -324,38 +324,6 @@ def _parallel(n_jobs: int, backend: str) -> Parallel:
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, SLURM's ``scancel`` and time limit, Kubernetes), handled as Ctrl-C is:
-    every finished fold kept, the lock released, the fold workers stopped (``python -m repro``
-    then exits with code 143; Ctrl-C: 130)."""
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt():
-    """SIGTERM raises :class:`Terminated` in the main thread for the ``with`` block, unless a
-    handler other than the default one is installed (the previous one is restored after)."""
-    try:
-        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-            yield
-            return
-    except ValueError:  # not the main thread
-        yield
-        return
-
-    def terminated(signum, frame):
-        raise Terminated(f"terminated by signal {signum}")
-
-    try:
-        previous = signal.signal(signal.SIGTERM, terminated)
-    except ValueError:  # not the main thread: signals stay as they are
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def check_n_jobs(n_jobs) -> int:
     """The folds' parallelism: an integer ≥ 1, or -1 (every core); else a ValueError naming
     ``n_jobs`` (``1.5``, ``0``, ``-2``, ``True`` are refused, not rounded)."""
@@ -381,14 +349,17 @@ def run_cell(
     force: bool = False,
     progress: bool = False,
     backend: str = "loky",
+    timeout: float | None = None,
 ) -> pd.DataFrame:
     """Records of a cell: read from its file when it exists, else computed (and stored).
 
     With a ``results_dir`` the cell is computed under its lock: a concurrent process on the same
     cell waits, then reads the file this one wrote (see the module docstring for the faults).
     ``backend`` is joblib's backend for the folds (:data:`BACKENDS`); ``dask`` sends them to the
-    workers of the current ``distributed.Client`` (``n_jobs`` is then the cluster's)."""
-    return cell_records(cell, results_dir, n_jobs, force, progress, backend)[0]
+    workers of the current ``distributed.Client`` (``n_jobs`` is then the cluster's).
+    ``timeout``: seconds per fold; a fold past it is stopped and recorded as did-not-finish
+    (:mod:`repro.evaluation.fold_budget`; processes only, ``backend="loky"``)."""
+    return cell_records(cell, results_dir, n_jobs, force, progress, backend, timeout)[0]
 
 
 def cell_records(
@@ -398,13 +369,17 @@ def cell_records(
     force: bool = False,
     progress: bool = False,
     backend: str = "loky",
+    timeout: float | None = None,
 ) -> tuple[pd.DataFrame, bool]:
     """:func:`run_cell`'s records and whether they were computed (False: read from a finished
     cell file)."""
     backend = check_backend(backend)
     n_jobs = check_n_jobs(n_jobs)
+    timeout = check_timeout(timeout)
+    if timeout is not None and backend != "loky":
+        raise ValueError(f"timeout (a budget per fold) needs backend=loky, got backend={backend}")
     if results_dir is None:
-        return _compute(cell, None, n_jobs, progress, backend), True
+        return _compute(cell, None, n_jobs, progress, backend, timeout), True
     path, parts = cell.path(results_dir), cell.parts_path(results_dir)  # names checked here
     if not parts.exists():  # the common case of a finished cell: read without the lock
         records = _stored(cell, results_dir, force)
@@ -419,7 +394,7 @@ def cell_records(
         if force and parts.exists():
             shutil.rmtree(parts)
         with terminate_as_interrupt():  # SIGTERM: the lock released, the folds kept
-            return _compute(cell, results_dir, n_jobs, progress, backend), True
+            return _compute(cell, results_dir, n_jobs, progress, backend, timeout), True
 
 
 def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
@@ -442,7 +417,7 @@ def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
     return frames, art_frames
 
 
-def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str = "loky"):
+def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend="loky", timeout=None):
     """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell (with a
     ``results_dir``)."""
     ds = cell.dataset
@@ -463,17 +438,24 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str 
         bar.set_description_str(f"{desc}: compiling kernels (first run only)")
         warm_up(cell.estimator, ds.X, ds.y, todo[0].train)  # the workers load what it compiled
         bar.set_description_str(desc)
-    parallel = _parallel(n_jobs, backend)
     limit_threads = n_jobs != 1 or backend == "dask"  # a Dask worker runs several folds
     parent = os.getpid() if backend == "loky" else None  # workers end with this process
-    jobs = (
-        delayed(_run_split)(
-            cell.estimator, ds.X, ds.y, s, limit_threads, cell.report_keys, cell.artefacts, parent
-        )
-        for s in todo
-    )
+    if timeout is None:
+        results = _parallel(n_jobs, backend)(
+            delayed(_run_split)(
+                cell.estimator, ds.X, ds.y, s, limit_threads, cell.report_keys, cell.artefacts,
+                parent,
+            )
+            for s in todo
+        )  # fmt: skip
+    else:  # in worker processes, even for n_jobs=1: a fold past its budget is stopped
+        call = partial(
+            _run_split, cell.estimator, ds.X, ds.y, limit_threads=limit_threads,
+            report_keys=cell.report_keys, artefacts=cell.artefacts, parent=parent,
+        )  # fmt: skip
+        results = _budgeted(call, todo, n_jobs, timeout, desc)
     with bar:
-        for split, result in parallel(jobs):
+        for split, result in results:
             key = (split.repetition, split.fold)
             frames[key] = _fold_frame(result.rows, cell, split)
             if cell.artefacts:
@@ -494,35 +476,25 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend: str 
     return records
 
 
+def _budgeted(call, todo, n_jobs: int, timeout: float, desc: str):
+    """``(split, FoldResult)`` of the folds run under a budget; a fold stopped at it gives the
+    did-not-finish rows (and a warning naming it)."""
+    for split, outcome, elapsed in run_with_budget(call, todo, n_jobs, timeout):
+        if outcome is not None:
+            yield outcome  # (split, FoldResult), as _run_split returns it
+            continue
+        warnings.warn(
+            f"{desc}: fold r{split.repetition}f{split.fold} did not finish within its budget"
+            f" of {timeout:g} s (stopped after {elapsed:.1f} s; recorded as did-not-finish)",
+            stacklevel=2,
+        )
+        yield split, FoldResult(did_not_finish_rows(elapsed))
+
+
 def _run_split(estimator, X, y, split, limit_threads, report_keys, artefacts, parent=None):
     if parent is not None and parent != os.getpid():  # a loky worker of process ``parent``
         end_with_parent(parent)
     return split, run_fold(estimator, X, y, split, limit_threads, report_keys, artefacts)
-
-
-#: seconds between two looks of a fold worker at its parent
-PARENT_POLL = 1.0
-_watched: set[int] = set()
-_watched_guard = threading.Lock()
-
-
-def end_with_parent(parent: int) -> None:
-    """In a fold worker: end this process when process ``parent`` (the run that started it)
-    ends, even killed with SIGKILL, which runs no clean-up: a daemon thread looks every
-    :data:`PARENT_POLL` seconds whether this process was re-parented. (loky's idle workers
-    would otherwise wait 300 s, and busy ones finish their fold, for nobody.)"""
-    with _watched_guard:
-        if parent in _watched:
-            return
-        _watched.add(parent)
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL)
-        os._exit(1)
-
-    if os.getppid() == parent:
-        threading.Thread(target=watch, name="repro-end-with-parent", daemon=True).start()
 
 
 def run_unit(path, chash: str, compute: Callable[[], pd.DataFrame], *, force: bool = False):
@@ -563,8 +535,9 @@ def evaluate(
     force: bool = False,
     progress: bool = False,
     backend: str = "loky",
+    timeout: float | None = None,
 ) -> pd.DataFrame:
-    """Evaluate a method on a data set under a protocol; returns the tidy records (SPEC §9).
+    """Evaluate a method on a data set under a protocol; returns the tidy records.
 
     Parameters
     ----------
@@ -589,6 +562,9 @@ def evaluate(
         joblib's backend for the folds: processes (default), threads, or the workers of a Dask
         cluster (``"dask"``: create a ``distributed.Client`` first); the records do not depend on
         it.
+    timeout : float, optional
+        A budget in seconds per fold: a fold past it is stopped and recorded as did-not-finish
+        (metric ``did_not_finish`` = 1, its ``fit_time`` the time it ran; no other metric).
     """
     check_backend(backend)
     check_n_jobs(n_jobs)
@@ -600,7 +576,7 @@ def evaluate(
     cell = make_cell(method, dataset, protocol, seed, experiment, default_protocol=declared)
     return run_cell(
         cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress,
-        backend=backend,
+        backend=backend, timeout=timeout,
     )  # fmt: skip
 
 
