@@ -24,7 +24,8 @@ import pandas as pd
 import pytest
 from conftest import cheap_method
 
-from repro.methods.core.encoding import UNSEEN, ColumnTypeError, TabularEncoder, value_key
+from repro.methods.core.column_values import UNSEEN, ColumnTypeError, value_key
+from repro.methods.core.encoding import TabularEncoder
 from repro.methods.khiops.peer import khiops_missing
 from repro.registry import implemented_methods
 

@@ -185,7 +185,8 @@ def test_bad_parameters():
 
 
 def test_encoder_gives_the_same_codes_for_categorical_and_object_columns():
-    from repro.methods.core.encoding import UNSEEN, TabularEncoder
+    from repro.methods.core.column_values import UNSEEN
+    from repro.methods.core.encoding import TabularEncoder
 
     train = pd.DataFrame({"c": pd.Categorical(["b", "a", "c", "a"])})
     enc = TabularEncoder().fit(train)

@@ -22,12 +22,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from repro.methods.core.encoding import (
-    COMPLEX_ARRAY,
-    TabularEncoder,
-    check_column_type,
-    flatten_columns,
-)
+from repro.methods.core.column_values import COMPLEX_ARRAY, check_column_type, flatten_columns
+from repro.methods.core.encoding import TabularEncoder
 
 
 def check_choice(name: str, value, allowed) -> None:
