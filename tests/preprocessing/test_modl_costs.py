@@ -109,3 +109,57 @@ def test_level_guards():
     assert criteria.level(1.0, 1.0 + 5e-11, 3) == 0.0
     assert criteria.level(1.0, 1.0 + 2e-10, 3) == pytest.approx(2e-10, rel=1e-3)
     assert criteria.level(2.0, 1.0, 3) == 0.0  # worse than the null model
+
+
+def test_stirling_and_bell_tables_exactly():
+    table = criteria.log_stirling2_table(4)
+    assert table.shape == (5, 5)
+    stirling = [[1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 3, 1, 0], [0, 1, 7, 6, 1]]
+    np.testing.assert_allclose(np.exp(table), stirling, atol=1e-12)
+    bell = criteria.log_bell(4)
+    assert bell.shape == (5,) and bell[0] == -np.inf
+    np.testing.assert_allclose(np.exp(bell[1:]), [1, 8, 14, 15], rtol=1e-12)
+    np.testing.assert_array_equal(criteria.log_bell(1), [-np.inf, 0.0])
+    np.testing.assert_array_equal(criteria.log_bell(0), [0.0])  # B(0, 0) = 1
+    # the 2005 prior: pc[I] = ln V + ln B(V, I), pc[0] = +inf
+    np.testing.assert_array_equal(criteria.grouping_partition_cost_2005(0), [np.inf])
+    np.testing.assert_array_equal(criteria.grouping_partition_cost_2005(1), [np.inf, 0.0])
+    np.testing.assert_allclose(
+        criteria.grouping_partition_cost_2005(4),
+        [np.inf] + [math.log(4) + math.log(b) for b in (1, 8, 14, 15)],
+        rtol=1e-12,
+    )
+
+
+def test_uncached_tables():
+    """The functions behind the cached tables, called for sizes no cache holds."""
+    # log2* of each n: the table below 2000, the compiled loop beyond
+    n = np.array([1, 2, 3, 16, 1999, 2000, 2001, 70_000])
+    np.testing.assert_allclose(criteria.log2_star_array(n), [log2_star(k) for k in n], rtol=1e-12)
+    np.testing.assert_allclose(criteria.log2_star_array([5]), [log2_star(5)], rtol=1e-12)
+    # lgamma(k), k = 0..5
+    expected = [np.inf, 0.0, 0.0, math.log(2), math.log(6), math.log(24)]
+    np.testing.assert_allclose(criteria._lgamma_table(6), expected, rtol=1e-12)
+    # the 2006 prior ln N + ln C(N + I − 1, I − 1) beyond n_rows = N (not the cached table)
+    pc = criteria.discretization_partition_cost_2006(5, 7)
+    binomials = [1, 6, 21, 56, 126, 252, 462]  # C(5 + I − 1, I − 1), I = 1..7
+    np.testing.assert_allclose(pc, [np.inf] + [math.log(5 * b) for b in binomials], rtol=1e-12)
+    np.testing.assert_allclose(criteria._partition_cost_2006(5, 3), pc[:4], rtol=1e-12)
+    # Khiops' discretization prior beyond n_parts_max = N: g = 2, N = 3: V = min(4, 3) = 3,
+    # G = 2; pc[I] = ln2 + A + L_B(2; 2) + L_B(I − 1; 2) + (I − 1)·ln 2 − ln (I − 1)!
+    a = math.log(7)
+    pc = criteria.discretization_partition_costs(5, 2, 3, a)
+    expected = [np.inf, LN2] + [
+        LN2 + a + bounded_code(2, 2) + bounded_code(i - 1, 2) + (i - 1) * LN2 - math.lgamma(i)
+        for i in range(2, 6)
+    ]
+    np.testing.assert_allclose(pc, expected, rtol=1e-12)
+    np.testing.assert_allclose(
+        criteria._discretization_partition_costs(4, 2, 10, a),
+        [np.inf, LN2] + [
+            LN2 + a + bounded_code(2, 4) + bounded_code(i - 1, 3) + (i - 1) * math.log(3)
+            - math.lgamma(i)
+            for i in range(2, 5)
+        ],
+        rtol=1e-12,
+    )  # fmt: skip
