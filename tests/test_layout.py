@@ -108,7 +108,10 @@ FAMILY_IMPORTS = {
 }
 
 #: compiled kernels: long by nature (one function per loop of Khiops' optimisers)
-KERNEL_MODULES = {"repro/preprocessing/modl/kernels.py"}
+KERNEL_MODULES = {
+    "repro/preprocessing/modl/kernels.py",
+    "repro/preprocessing/modl/grouping_kernels.py",
+}
 
 
 def family(module: str) -> str | None:

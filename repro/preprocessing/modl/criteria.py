@@ -235,7 +235,7 @@ def _lgamma_table(size: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _ln_bell_table() -> np.ndarray:
+def ln_bell_table() -> np.ndarray:
     size = LN_BELL_TABLE_SIZE
     s = np.zeros((size, size))
     for i in range(size):
@@ -306,7 +306,7 @@ def ln_bell(n: int, k: int) -> float:
     if not 1 <= k <= n:
         raise ValueError(f"ln_bell needs 1 ≤ k ≤ n, got n={n}, k={k}")
     if n < LN_BELL_TABLE_SIZE:
-        return float(_ln_bell_table()[n - 1, k - 1])
+        return float(ln_bell_table()[n - 1, k - 1])
     return _ln_bell_series(n, k)
 
 

@@ -1619,13 +1619,13 @@ def _cost_args(costs):
     from repro.preprocessing.modl import kernels as modl_kernels
     from repro.preprocessing.modl.criteria import (
         NullCosts,
-        _ln_bell_table,
         bounded_universal_code,
+        ln_bell_table,
         max_granularity,
     )
 
     lf = _lf_array(costs.lf)
-    bell = _ln_bell_table()
+    bell = ln_bell_table()
     if isinstance(costs, NullCosts):
         v = 0
         fp = np.zeros(3)

@@ -157,7 +157,7 @@ def build_reliable_sub_groups(rows, mods, costs: GroupingCosts, n_instances: int
 def _build_reliable_sub_groups_compiled(rows, mods, costs, null):
     """:func:`build_reliable_sub_groups` with the two-class groupings compiled and the sub-group
     counts summed by numpy (same groups, same order)."""
-    from repro.preprocessing.modl.grouping_two_class import _two_class_group_compiled
+    from repro.preprocessing.modl.grouping_two_class import two_class_group_compiled
 
     table = np.asarray(rows, dtype=np.int64)
     n_rows, n_classes = table.shape
@@ -165,7 +165,7 @@ def _build_reliable_sub_groups_compiled(rows, mods, costs, null):
     labels = []
     for t in range(n_classes):
         bi_rows = np.stack([table[:, t], totals - table[:, t]], axis=1)
-        labels.append(_two_class_group_compiled(bi_rows, mods, null)[0])
+        labels.append(two_class_group_compiled(bi_rows, mods, null)[0])
     seen: dict = {}
     index = [0] * n_rows
     for s, key in enumerate(zip(*labels)):

@@ -275,7 +275,7 @@ def two_class_group(rows, mods, costs: GroupingCosts):
     if n <= 1:
         return [0] * n, [tuple(r) for r in rows], 0
     if grouping_kernels.compiled():
-        return _two_class_group_compiled(rows, mods, costs)
+        return two_class_group_compiled(rows, mods, costs)
     order = sorted(range(n), key=lambda i: (rows[i][0] * 1.0 / (rows[i][0] + rows[i][1]), i))
     ends, parts, garbage = _two_class_discretize(
         [rows[i] for i in order], [mods[i] for i in order], costs
@@ -289,7 +289,7 @@ def two_class_group(rows, mods, costs: GroupingCosts):
     return labels, parts, garbage
 
 
-def _two_class_group_compiled(rows, mods, costs: GroupingCosts):
+def two_class_group_compiled(rows, mods, costs: GroupingCosts):
     """:func:`two_class_group` on the kernel :func:`~.grouping_kernels.two_class_kernel` (same
     order of the rows, same groups, same costs)."""
     table = np.asarray(rows, dtype=np.int64).reshape(len(rows), 2)
