@@ -155,12 +155,11 @@ def profile_fnb(name: str, log) -> None:
 
     stages = {
         "group_values (Khiops grouping)": [grouping.group_values],
-        "MODLGroupPartition._values (codes -> labels, per row)": [
-            estimators.MODLGroupPartition._values
+        "MODLGroupPartition._atoms (codes factorized, keys)": [
+            estimators.MODLGroupPartition._atoms
         ],
-        "MODLGrouper._keys (per row)": [estimators.MODLGrouper._keys],
-        "MODLGrouper.fit (all of it)": [estimators.MODLGrouper.fit],
-        "MODLGrouper.transform (all of it)": [estimators.MODLGrouper.transform],
+        "MODLGrouper.fit_atoms (all of it)": [estimators.MODLGrouper.fit_atoms],
+        "MODLGrouper.transform_atoms (all of it)": [estimators.MODLGrouper.transform_atoms],
         "FNB weights (khiops_fnb_move, khiops_fnb_trial_data_cost)": [
             getattr(fnb_criterion, n) for n in dir(fnb_criterion) if n.startswith("khiops_fnb_")
         ],
@@ -176,13 +175,13 @@ def profile_fnb(name: str, log) -> None:
         found[label] = t
         log(f"    {label:<58s} {t:7.2f} s  ({100 * t / total:5.1f} %)")
     rows = (
-        found["MODLGroupPartition._values (codes -> labels, per row)"]
-        + found["MODLGrouper.fit (all of it)"]
-        + found["MODLGrouper.transform (all of it)"]
+        found["MODLGroupPartition._atoms (codes factorized, keys)"]
+        + found["MODLGrouper.fit_atoms (all of it)"]
+        + found["MODLGrouper.transform_atoms (all of it)"]
         - found["group_values (Khiops grouping)"]
     )
     log(
-        f"    {'nominal per-row Python (_values + MODLGrouper fit/transform - group_values)':<58s}"
+        f"    {'nominal path (_atoms + MODLGrouper fit/transform - group_values)':<58s}"
         f" {rows:7.2f} s  ({100 * rows / total:5.1f} %)"
     )
     log(f"    {'whole fit (profiled)':<58s} {total:7.2f} s")

@@ -210,31 +210,30 @@ class MODLGrouper:
         self.max_groups = max_groups
         self.n_variables = n_variables
 
-    @staticmethod
-    def _keys(x):
-        keys = np.empty(len(x), dtype=object)  # filled one by one: np.array() of equal tuples
-        for i, v in enumerate(x):  # (the unseen-category key) would make a 2-D array
-            keys[i] = "\x00<missing>" if _is_missing(v) else v
-        return keys
-
     def fit(self, x, y, n_classes=None):
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
         y, n_classes = _class_index(y, n_classes)
-        keys = self._keys(x)
-        labels = {}
-        codes = np.empty(keys.size, dtype=np.int64)
-        for i, k in enumerate(keys):
-            codes[i] = labels.setdefault(k, len(labels))
+        atoms, keys = _atoms(x)
+        return self.fit_atoms(atoms, keys, y, n_classes)
+
+    def fit_atoms(self, atoms, keys, y, n_classes) -> MODLGrouper:
+        """:meth:`fit` from the values factorized: ``atoms`` (int64, one per row) indexes
+        ``keys``, the value's key (a missing value: :data:`MISSING_KEY`) of each atom, atoms
+        numbered in the order of their first row (equal keys are one value); ``y`` class
+        indices (int64) of ``n_classes`` classes."""
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
+        labels = {}  # the values in the order of their first row, as a dict of the rows' keys
+        atom_value = np.array([labels.setdefault(k, len(labels)) for k in keys], dtype=np.int64)
         names = list(labels)
-        counts = np.zeros((len(names), n_classes))
-        np.add.at(counts, (codes, y), 1.0)
+        codes = atom_value[atoms]
+        counts = _value_class_counts(codes, y, len(names), n_classes)
         freqs = counts.sum(axis=1)
         # sort values by decreasing frequency, then by label
         order = sorted(range(len(names)), key=lambda i: (-freqs[i], str(names[i])))
         counts = counts[order]
         names = [names[i] for i in order]
-        int(counts.sum())
         class_counts = counts.sum(axis=0)
         if self.variant == "khiops":
             a = attribute_cost(self.n_variables)
@@ -276,16 +275,95 @@ class MODLGrouper:
         return self
 
     def transform(self, x) -> np.ndarray:
-        keys = self._keys(x)
-        return np.array([self.group_of_.get(k, self.default_group_) for k in keys], dtype=np.int64)
+        return self.transform_atoms(*_atoms(x))
+
+    def transform_atoms(self, atoms, keys) -> np.ndarray:
+        """:meth:`transform` from the values factorized (as :meth:`fit_atoms`): the group of
+        each atom's key (unseen keys: ``default_group_``) indexed by the atoms."""
+        get, default = self.group_of_.get, self.default_group_
+        lookup = np.array([get(k, default) for k in keys], dtype=np.int64)
+        return lookup[np.asarray(atoms, dtype=np.int64)]
+
+
+MISSING_KEY = "\x00<missing>"
+UNSEEN_VALUE = ("\x01<unseen>",)
+# element types of an object column whose equality pandas' hash table (factorize) shares with a
+# dict's: anything else is coded through a dict, row by row
+_FACTORIZE_TYPES = frozenset({str, int, float, type(None)})
 
 
 def _is_missing(v) -> bool:
     return v is None or (isinstance(v, float) and math.isnan(v))
 
 
+def _key(v):
+    """The key of value ``v`` (missing values: :data:`MISSING_KEY`)."""
+    return MISSING_KEY if _is_missing(v) else v
+
+
 def _unkey(k):
-    return np.nan if k == "\x00<missing>" else k
+    return np.nan if k == MISSING_KEY else k
+
+
+def _factorize(values: np.ndarray):
+    """(codes, first): ``values`` (1-D array) coded 0, 1, … in the order of their first row
+    (pandas' hash table; NaN is a value, −0.0 = 0.0), ``first`` the row where each first
+    occurs."""
+    import pandas as pd
+
+    codes, _ = pd.factorize(values, use_na_sentinel=False)
+    codes = np.asarray(codes, dtype=np.int64)
+    if codes.size == 0:
+        return codes, np.empty(0, dtype=np.int64)
+    running = np.maximum.accumulate(codes)
+    first = np.flatnonzero(np.concatenate(([True], running[1:] > running[:-1])))
+    if codes[0] != 0 or not np.array_equal(codes[first], np.arange(first.size)):
+        _, first = np.unique(codes, return_index=True)  # numbered in another order: renumber
+        order = np.argsort(first, kind="stable")
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size)
+        codes, first = rank[codes], first[order]
+    return codes, first
+
+
+def _atoms(x):
+    """(atoms, keys): the rows of ``x`` coded by value, as :meth:`MODLGrouper.fit_atoms` takes
+    them. The key of a row is the row itself (as iterating over ``x`` gives it; missing values —
+    None, float NaN — :data:`MISSING_KEY`): 1-D numpy columns of numbers, strings, or objects
+    that are str, int, float or None are factorized at once (each atom's key is that of its
+    first row); others (a float32 NaN is a new value at each row, tuples, …) row by row."""
+    arr = x
+    if not isinstance(arr, np.ndarray):
+        try:
+            arr = np.fromiter(x, dtype=object, count=len(x))  # the objects iterating gives
+        except (TypeError, ValueError):
+            arr = None
+    if arr is not None and arr.ndim == 1:
+        kind = arr.dtype.kind
+        if kind == "O":
+            fast = set(map(type, arr)) <= _FACTORIZE_TYPES
+        else:
+            fast = kind in "iubUS" or (
+                kind == "f" and (arr.dtype == np.float64 or not np.isnan(arr).any())
+            )
+        if fast:
+            atoms, first = _factorize(arr.astype(object) if kind in "US" else arr)
+            return atoms, [_key(v) for v in arr[first]]
+        x = arr
+    labels = {}
+    atoms = np.array([labels.setdefault(_key(v), len(labels)) for v in x], dtype=np.int64)
+    return atoms, list(labels)
+
+
+def _value_class_counts(codes, y, n_values, n_classes) -> np.ndarray:
+    """Class counts (float64, ``n_values`` × ``n_classes``) of the rows' value ``codes``."""
+    y = np.asarray(y)
+    if codes.shape == y.shape and (y.size == 0 or (y.min() >= 0 and y.max() < n_classes)):
+        flat = np.bincount(codes * n_classes + y, minlength=n_values * n_classes)
+        return flat.astype(np.float64).reshape(n_values, n_classes)
+    counts = np.zeros((n_values, n_classes))
+    np.add.at(counts, (codes, y), 1.0)  # (raises as before)
+    return counts
 
 
 def _group_paper(counts: np.ndarray):
@@ -350,24 +428,28 @@ class MODLGroupPartition(Partition):
         self.n_variables = n_variables
         self.labels = labels
 
-    def _values(self, x):
-        x = np.asarray(x, dtype=np.float64)
-        out = np.empty(x.size, dtype=object)
-        labels = self.labels
-        for i, v in enumerate(x):
-            if np.isnan(v):
-                out[i] = None
-            elif v < 0:
-                out[i] = ("\x01<unseen>",)
-            else:
-                out[i] = str(labels[int(v)]) if labels is not None else int(v)
-        return out
+    def _value(self, v):
+        """The value of code ``v``: None (NaN), :data:`UNSEEN_VALUE` (< 0), else its label
+        (as str) or, without labels, the code (int)."""
+        if np.isnan(v):
+            return None
+        if v < 0:
+            return UNSEEN_VALUE
+        return str(self.labels[int(v)]) if self.labels is not None else int(v)
+
+    def _atoms(self, x):
+        """The codes factorized (atoms: distinct code values, in the order of their first row)
+        and the key of each atom's value (:meth:`MODLGrouper.fit_atoms`)."""
+        x = np.asarray(x, dtype=np.float64).ravel()
+        atoms, first = _factorize(x)
+        return atoms, [_key(self._value(v)) for v in x[first]]
 
     def fit(self, x, y, n_classes):
         self.modl_ = MODLGrouper(self.variant, None, self.n_variables)
-        self.modl_.fit(self._values(x), y, n_classes)
+        y, n_classes = _class_index(y, n_classes)
+        self.modl_.fit_atoms(*self._atoms(x), y, n_classes)
         self.n_parts_ = self.modl_.n_groups_
         return self
 
     def transform(self, x):
-        return self.modl_.transform(self._values(x))
+        return self.modl_.transform_atoms(*self._atoms(x))
