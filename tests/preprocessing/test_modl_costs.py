@@ -163,3 +163,30 @@ def test_uncached_tables():
         ],
         rtol=1e-12,
     )  # fmt: skip
+
+
+def test_bell_series_small_cases_and_grouping_cost_objects():
+    # the series' exact small cases: B(1, 1) = 1, B(2, k) = 2 for k ≥ 2 (ln k as Khiops writes)
+    assert criteria._ln_bell_series(1, 1) == 0.0
+    assert criteria._ln_bell_series(2, 2) == pytest.approx(LN2)
+    a = math.log(5)
+    costs = criteria.GroupingCosts(10, 2, 100, a, 2)
+    # after merging two of 5 parts into one of 3 values, the garbage is the largest part: 4
+    assert costs.merged_garbage_cost(5, 4, 3) == criteria.grouping_partition_cost(
+        4, 10, 2, 100, a, 4
+    )
+    assert costs.merged_garbage_cost(5, 2, 6) == criteria.grouping_partition_cost(
+        4, 10, 2, 100, a, 6
+    )
+    # the delta as Khiops computes it is pc(I − 1) − pc(I)
+    for i in (2, 3, 5):
+        expected = criteria.grouping_partition_cost(i - 1, 10, 2, 100, a) - (
+            criteria.grouping_partition_cost(i, 10, 2, 100, a)
+        )
+        assert costs.partition_delta(i) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    # part cost ln (n + J − 1)! − ln (J − 1)! − Σ ln n_j!: [2, 1] → ln 4! − ln 2! = ln 12
+    assert costs.part_cost([2, 1]) == pytest.approx(math.log(12))
+    null = criteria.NullCosts(10)
+    assert null.partition_cost(3) == 0.0 and null.partition_delta(3) == 0.0
+    # [6, 1]: ln 8! − ln 6! = ln 56
+    assert null.global_cost([[2, 1], [6, 1]]) == pytest.approx(math.log(12) + math.log(56))
