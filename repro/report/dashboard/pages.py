@@ -94,8 +94,10 @@ def page_context(dashboard: dict, results_dir, out_dir) -> dict:
     benchmarks = [
         {**b, "href": relative(results_dir / b["log"], out_dir)} for b in dashboard["benchmarks"]
     ]
+    leaderboard = results_dir / "nb_benchmark" / "LEADERBOARD.md"
     return {
         "papers": papers,
+        "leaderboard": relative(leaderboard, out_dir) if leaderboard.is_file() else None,
         "others": [r for r in rows if not r["paper"]],
         "bayesian": [r for r in rows if r["bayesian"]],
         "benchmarks": benchmarks,
