@@ -2,7 +2,7 @@
 
 A method is registered by its config file ``conf/method/<id>.yaml`` (``_target_`` = the estimator
 class, ``_convert_: all``, then its default parameters); the file stem is the method id, the
-``method`` column of the results. :data:`METHODS` lists every method of the five papers (SPEC §4)
+``method`` column of the results. :data:`METHODS` lists every method of the five papers
 with its display name as spelled in the papers, so that ids that are planned but not implemented
 yet give a clear error rather than "unknown". :data:`ALIASES` are the short names users may type.
 
@@ -64,7 +64,7 @@ METHODS: dict[str, tuple[str, str]] = {
     "nb_mdlg": ("MDLg", "elovaara2008"),
 }
 
-#: short names -> registry ids (SPEC §1)
+#: short names -> registry ids
 ALIASES: dict[str, str] = {"cma": "snb_cma", "bma": "snb_bma", "map": "snb_map"}
 
 #: configuration keys of a method file that are not estimator parameters

@@ -1,6 +1,6 @@
-"""The data catalog (SPEC §6): ``load_dataset(name, **params)``, ``list_datasets()``.
+"""The data catalog: ``load_dataset(name, **params)``, ``list_datasets()``.
 
-Modules: ``dataset`` (the Dataset container, type coercion, SPEC §11 checks), ``generators``
+Modules: ``dataset`` (the Dataset container, type coercion checks), ``generators``
 (waveform, LED, twonorm, Madelon-like), ``local`` (Parquet/ARFF/CSV files of a data directory),
 ``sklearn_source`` (scikit-learn's bundled sets), ``openml_source`` (OpenML by id with a Parquet
 cache), ``entries`` (the catalog: names → sources, metadata; :func:`catalog` returns it).

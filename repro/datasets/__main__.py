@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="python -m repro.datasets",
-        description="The repro data catalog (SPEC §6).",
+        description="The repro data catalog.",
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", metavar="{list,show,fetch}")

@@ -1,4 +1,4 @@
-"""Random feature construction of the challenge entries of boulle2007 §8.2 (SPEC §4.5).
+"""Random feature construction of the challenge entries of boulle2007 §8.2.
 
 "10k F(2D): 10 000 features constructed for each data set, each one is the sum of two randomly
 selected initial features"; 100k F(2D); 10k F(3D) (sums of three). :class:`FeatureConstruction`

@@ -1,10 +1,10 @@
 """The ``Dataset`` container and the checks every loaded data set passes.
 
-Types (SPEC §6): numeric attributes are ``float64``, nominal attributes are unordered pandas
+Types: numeric attributes are ``float64``, nominal attributes are unordered pandas
 ``Categorical`` with string categories, missing values are NaN in both; the target ``y`` is a 1-D
 array of hashable labels without missing values.
 
-Bad input (SPEC §11) is reported by :func:`validate_frame` with a ``ValueError`` that names the
+Bad input is reported by :func:`validate_frame` with a ``ValueError`` that names the
 data set and the column: a missing target, a target with NaN, a single class, empty data, ±inf in
 a numeric column, and non-numeric strings in a numeric column. A :class:`Dataset` runs these
 checks once, when it is built, whoever builds it (:func:`~repro.datasets.load_dataset`, a study, a
@@ -263,7 +263,7 @@ def as_labels(values) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# Validation (SPEC §11)
+# Validation
 # --------------------------------------------------------------------------------------------
 def checked_data(X, y, name: str) -> tuple[pd.DataFrame, np.ndarray]:
     """``(X, y)`` of a :class:`Dataset`: validated by :func:`validate_frame` and normalised.

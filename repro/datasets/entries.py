@@ -1,4 +1,4 @@
-"""The catalog: data set names → one source each, with metadata (SPEC §6).
+"""The catalog: data set names → one source each, with metadata.
 
 Sources, in order of precedence when two claim a name (one name → one source):
 
@@ -283,7 +283,7 @@ def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Datas
     Raises
     ------
     ValueError
-        Unknown name or parameter, out-of-range parameter, unusable data (SPEC §11).
+        Unknown name or parameter, out-of-range parameter, unusable data.
     DatasetUnavailableError
         An OpenML data set that is neither cached nor downloadable here.
     """
@@ -313,7 +313,7 @@ def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Datas
         )
         meta.update(cached)
         meta["params"] = dict(params)
-    return Dataset(entry.name, X, np.asarray(y), meta)  # validated there (SPEC §11)
+    return Dataset(entry.name, X, np.asarray(y), meta)  # validated there
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Synthetic data sets the papers generate themselves (SPEC §6, source ``generator``).
+"""Synthetic data sets the papers generate themselves (source ``generator``).
 
 Every generator is a pure function of keyword parameters returning ``(X, y)``, seeded through
 ``numpy.random.default_rng(seed)`` (``seed`` defaults to 0), vectorised so that large samples
@@ -80,7 +80,7 @@ LED_BAYES_ACCURACY = 0.74002248
 
 
 # --------------------------------------------------------------------------------------------
-# Seeds and frames (parameter checks: repro.datasets.parameters, SPEC §11)
+# Seeds and frames (parameter checks: repro.datasets.parameters)
 # --------------------------------------------------------------------------------------------
 def _rng(seed, dataset: str) -> np.random.Generator:
     if seed is not None:

@@ -215,7 +215,7 @@ def download(name: str, openml_id: int, cache_dir=None, target=None) -> Path:
         ) from exc
     X = coerce_frame(_densify(pd.DataFrame(X)).reset_index(drop=True), name)
     labels = as_labels(pd.Series(y).reset_index(drop=True))
-    summary = Dataset(name, X, labels).summary()  # validated there (SPEC §11)
+    summary = Dataset(name, X, labels).summary()  # validated there
     frame = X.copy()
     frame[target] = pd.Categorical([None if v is None else str(v) for v in labels])
     _atomic_write(parquet, lambda tmp: frame.to_parquet(tmp, index=False))

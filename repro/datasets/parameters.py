@@ -1,4 +1,4 @@
-"""Parameter checks of the data set generators (SPEC §11): the message names the data set, the
+"""Parameter checks of the data set generators: the message names the data set, the
 parameter and the valid range or choices."""
 
 from __future__ import annotations

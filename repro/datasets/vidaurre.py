@@ -1,9 +1,9 @@
-"""The synthetic worlds of vidaurre2012 (SPEC §4.7, §6): the §7.1 scenarios and the eq. (12) toy.
+"""The synthetic worlds of vidaurre2012: the §7.1 scenarios and the eq. (12) toy.
 
 Every generator is a pure function of keyword parameters returning ``(X, y)`` (classes 0, 1, 2,
 equiprobable, drawn i.i.d.: π = (1/3, 1/3, 1/3) in both worlds), seeded by ``seed``. One call draws
 the "true" parameters of one experiment *and* its sample, so that the training and test parts of a
-repetition come from the same world: the ``synthetic`` protocol (SPEC §5.2) calls the generator once
+repetition come from the same world: the ``synthetic`` protocol calls the generator once
 per repetition with ``n_samples = N + N_te`` and splits the block (first N rows train).
 
 Random streams. The parameters and rows of the relevant/partially redundant predictors and the
@@ -169,7 +169,7 @@ _NOISE_SOURCES = ("shared", "each")
 
 
 # --------------------------------------------------------------------------------------------
-# Helpers (the numeric checks are repro.datasets.parameters; SPEC §11)
+# Helpers (the numeric checks are repro.datasets.parameters)
 # --------------------------------------------------------------------------------------------
 def _streams(seed, dataset: str):
     """``stream(*key)``: an independent generator per key, all derived from ``seed``."""

@@ -1,4 +1,4 @@
-"""Evaluation criteria of the five papers (SPEC §5.1), computed from class probabilities.
+"""Evaluation criteria of the five papers, computed from class probabilities.
 
 All functions take ``y`` as class indices 0..J−1 (columns of ``proba``), ``proba`` (n × J) with
 rows summing to 1. Natural logarithms. Probabilities are floored at :data:`PROBA_FLOOR` only where a

@@ -1,4 +1,4 @@
-"""Resampling protocols (SPEC §5.2): which instances train and test each fold.
+"""Resampling protocols: which instances train and test each fold.
 
 Folds depend only on (seed, data set name, repetition): every method sees identical splits, so
 paired tests over folds are valid. The random state of repetition r is drawn from

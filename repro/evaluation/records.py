@@ -1,4 +1,4 @@
-"""Tidy result records (SPEC §9) and their files: the one record writer and reader.
+"""Tidy result records and their files: the one record writer and reader.
 
 One row per (experiment, method, params, dataset, repetition, fold, split, metric) with ``value``
 and the context needed to trust and merge it: sizes, seed, protocol, ``p_<param>`` columns, the

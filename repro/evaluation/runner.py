@@ -65,7 +65,7 @@ from repro.evaluation.records import (
 )
 from repro.evaluation.warm_up import warm_up, warmed
 
-#: joblib backends for the folds of a cell (SPEC §12): processes, threads, a Dask cluster
+#: joblib backends for the folds of a cell: processes, threads, a Dask cluster
 BACKENDS = ("loky", "threading", "dask")
 
 

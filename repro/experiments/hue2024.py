@@ -1,4 +1,4 @@
-"""hue2024 studies (Hue & Boullé 2024, §4; SPEC §8): the cells of Figures 1–11 and what each
+"""hue2024 studies (Hue & Boullé 2024, §4): the cells of Figures 1–11 and what each
 fitted fold keeps beyond the metrics.
 
 Every figure of the paper compares configurations of a few methods on the same data sets:

@@ -1,4 +1,4 @@
-"""Agreement of ``fnb_khiops`` with Khiops 11 (SPEC §3.3, §4.10; KHIOPS_NOTES §8).
+"""Agreement of ``fnb_khiops`` with Khiops 11 (KHIOPS_NOTES §8).
 
 Protocol of KHIOPS_NOTES §8: stratified 70/30 split (``random_state=0``), Khiops run with
 ``n_trees=0, n_pairs=0``; data sets over :data:`MAX_ROWS` rows on a seeded sample of that many rows.

@@ -17,7 +17,7 @@ toy worlds share ``y, x1..x3``, so the comparisons between worlds are paired. No
 random (naive Bayes and fsNB are deterministic).
 
 Every unit of work (a world, a panel) is a runner unit (:func:`repro.evaluation.runner.run_unit`):
-one Parquet file ``<results>/<experiment>/<unit>.parquet`` of tidy records (SPEC §9) whose
+one Parquet file ``<results>/<experiment>/<unit>.parquet`` of tidy records whose
 configuration hash covers the study's options, skipped when current unless ``force``. Rows that
 are not (split, metric) values — the fsNB trace, the population surfaces, the α state of Fig. 5 —
 are artefact rows (``split = "artefact"``). ``python -m repro.report experiment=vidaurre2012_figN``

@@ -1,4 +1,4 @@
-"""Unsupervised discretizations of a numeric variable (SPEC §3.5).
+"""Unsupervised discretizations of a numeric variable.
 
 Cut points are sorted; a value v falls in interval i when ``cuts[i-1] < v <= cuts[i]``
 (right-closed intervals, as MODL), i.e. ``np.searchsorted(cuts, v, side="left")``.

@@ -18,7 +18,7 @@ Both use the per-variable models of this module; discrete and continuous predict
   θ_kj(α) = α·θ^(1)_kj + (1 − α)·θ^(0)_k, with θ^(1)_kj = (n_kj + a)/(N_j + a·M) and
   θ^(0)_k = (n_k + a)/(N + a·M) (a = ``alpha``, M categories). The paper uses the MLE (a → 0);
   a > 0 keeps every probability positive, so that log P stays finite at α = 1 for a category
-  never seen with some class (SPEC §11); a = 1 (Laplace) is the default of the estimators. Each
+  never seen with some class; a = 1 (Laplace) is the default of the estimators. Each
   column θ_·j(α) is a convex combination of two distributions, hence a distribution.
 - :class:`InterpolatedGaussian` (a numeric predictor, X_i | Y = j ~ N(μ_ij, σ_ij), paper §2,
   eq. 3): the mean and the **standard deviation** are interpolated,

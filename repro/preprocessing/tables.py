@@ -1,4 +1,4 @@
-"""Class-conditional log-probability tables from a partition's contingency table (SPEC §3.4).
+"""Class-conditional log-probability tables from a partition's contingency table.
 
 A partition of variable k has ``counts`` (parts × classes), ``n_ij`` = training instances of class j
 in part i. The tables below are ``log P(part i | class j)`` (parts × classes); every column sums

@@ -1,4 +1,4 @@
-"""Per-variable models: the class-conditional ``T_k`` of the weighted naive Bayes (SPEC §2) and the
+"""Per-variable models: the class-conditional ``T_k`` of the weighted naive Bayes and the
 class-independent ``P(x_k)`` of a variable removed from the model.
 
 A variable model is fitted on one encoded column ``x`` (float64: numeric value, or category code

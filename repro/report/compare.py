@@ -1,6 +1,6 @@
 """``python -m repro.report compare results=DIR metric=auc correction=bergmann``.
 
-Statistical comparison of the methods found in any set of stored records (SPEC §7): the data
+Statistical comparison of the methods found in any set of stored records: the data
 sets × methods table of a metric (test split, mean over repetitions × folds), average ranks,
 Friedman χ²_F and Iman–Davenport F_F, and the all-pairs z-test on ranks adjusted by the chosen
 correction (nemenyi | holm | shaffer | bergmann). Prints them and writes into ``out`` (default:

@@ -1,4 +1,4 @@
-"""Statistical comparison of classifiers (SPEC §7).
+"""Statistical comparison of classifiers.
 
 - :mod:`repro.stats.tests`: per-data-set paired t-test W/L, ranks, Friedman / Iman–Davenport,
   Wilcoxon signed ranks.

@@ -2,7 +2,7 @@
 Friedman / Iman–Davenport, Wilcoxon signed ranks).
 
 Inputs are either *records* — the tidy long results (one row per method, dataset, repetition,
-fold, split, metric with a ``value`` column, SPEC §9) — or a *table*: a data sets × methods
+fold, split, metric with a ``value`` column) — or a *table*: a data sets × methods
 DataFrame of one metric (build it with :func:`metric_table`). Outputs are DataFrames or Series.
 
 References

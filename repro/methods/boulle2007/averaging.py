@@ -121,5 +121,5 @@ class CMASelectiveNaiveBayes(AveragingNaiveBayes):
     _averaging = "cma"
 
 
-#: the name used in SPEC §1 (``from repro import CMANaiveBayes``)
+#: the name of SNB(CMA) as a class (``from repro import CMANaiveBayes``)
 CMANaiveBayes = CMASelectiveNaiveBayes

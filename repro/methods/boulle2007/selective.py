@@ -12,7 +12,7 @@ training data and scores :mod:`repro.methods.core.engine`, the searches
 :mod:`repro.methods.boulle2007.search`.
 
 Only informative variables are candidates (a variable whose MODL partition has a single part has
-a constant table and is never selected, SPEC §3.1). In criterion (4), K is the number of input
+a constant table and is never selected). In criterion (4), K is the number of input
 variables of the data set (boulle2007 §2.1: "the K explanatory variables"; §3.3: "a uniform prior
 between 0 and K variables"), including the uninformative ones; ``prior_variables="informative"``
 uses the number of candidates instead.

@@ -1,4 +1,4 @@
-"""BER threshold post-optimisation and the BER guess (boulle2007 §8.2, SPEC §4.4).
+"""BER threshold post-optimisation and the BER guess (boulle2007 §8.2).
 
 For a two-class problem, boulle2007 sorts the training instances by decreasing P(+|x), which
 gives N+1 candidate thresholds, scans them updating the confusion matrix one instance at a time

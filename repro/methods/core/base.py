@@ -1,4 +1,4 @@
-"""The weighted naive Bayes that almost every method of the project is (SPEC §2).
+"""The weighted naive Bayes that almost every method of the project is.
 
     score_j(x) = log P(y=j) + Σ_k w_k · log P(x_k | y=j),   P_w(y=j | x) = softmax_j(score)
     (boulle2007 eq. 3, hue2024 eq. 2)

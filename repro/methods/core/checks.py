@@ -1,4 +1,4 @@
-"""Input and parameter checks shared by every estimator: clear errors for bad input (SPEC §11).
+"""Input and parameter checks shared by every estimator: clear errors for bad input.
 
 ``check_fit_input`` validates (X, y), fits the estimator's :class:`TabularEncoder` (``encoder_``)
 and sets ``classes_``, ``n_features_in_`` and ``feature_names_in_``; ``check_predict_input``

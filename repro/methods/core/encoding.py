@@ -10,7 +10,7 @@ reads the numeric columns from the input itself:
 - nominal column k: the category code 0..C_k−1, NaN for missing, ``UNSEEN`` (−1) for a category
   that was not seen at fit time.
 
-Numbers at the edge of float64 (SPEC §11): a numeric column whose largest |value| lies outside
+Numbers at the edge of float64: a numeric column whose largest |value| lies outside
 [2^−64, 2^64] is divided by a power of two near that value (``unit_``; exact, order- and
 tie-preserving), so that means, variances, widths and squared distances computed on it neither
 overflow (|x| ≈ 1e300) nor underflow (|x| ≈ 1e-300). Ordinary data keep unit 1 and are untouched.

@@ -1,4 +1,4 @@
-"""The score engine of the weighted naive Bayes over per-variable tables (SPEC §2).
+"""The score engine of the weighted naive Bayes over per-variable tables.
 
 - :class:`EncodedData`: the training data of the candidate variables, packed for the kernels: each
   variable as a code per instance (its part, or one row per instance for a continuous model) into

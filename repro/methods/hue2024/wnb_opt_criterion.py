@@ -1,7 +1,7 @@
 """The regularised criterion of hue2024 (weighted naive Bayes by optimisation), with its gradient.
 
 Pure functions of weights, packed per-variable log tables and costs; nothing here knows an
-estimator or an optimiser (SPEC §4.8, issue 13). Notation of the paper (Hue & Boullé 2024):
+estimator or an optimiser (issue 13). Notation of the paper (Hue & Boullé 2024):
 
     P_w(y = j | x) = softmax_j(log P(y = j) + Σ_k w_k log p(x_k | j))                 (eq. 2)
     F_N(w)  = −Σ_n LL_n(w),  LL_n(w) = log P_w(y_n | x_n)                             (eq. 10, 14)

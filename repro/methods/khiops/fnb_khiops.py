@@ -1,4 +1,4 @@
-"""``fnb_khiops``: the fractional naive Bayes exactly as Khiops 11 trains it (SPEC §4.10).
+"""``fnb_khiops``: the fractional naive Bayes exactly as Khiops 11 trains it.
 
 Preprocessing: Khiops MODL (:mod:`repro.preprocessing.modl.khiops`), A = ln K. Conditional
 probabilities P(part i | j) = (n_ij + ε)/(N_j + I·ε), ε = 1/(N+1); class prior N_j/N. Weights by

@@ -39,7 +39,7 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
     """Naive Bayes with per-class normal densities for numeric variables (elovaara2008).
 
     Nominal variables use the Laplace estimate (α = ``alpha``); missing values are ignored.
-    SPEC §3.5 / elovaara2008 eqs. 18–20: per-class mean and the N − 1 variance (``ddof=1``);
+    elovaara2008 eqs. 18–20: per-class mean and the N − 1 variance (``ddof=1``);
     the ``var_smoothing`` floor (1e-9 of the largest class variance) only keeps a class that is
     constant on a variable finite.
 

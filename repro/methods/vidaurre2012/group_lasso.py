@@ -4,7 +4,7 @@ Knows no estimator. The objective of eq. (8)/(9), and its adaptive form (§3.2),
 
     −log L(D; Ω) + λ Σ_i s_i·‖Ω_i − Ω_i^(0)‖₂
 
-with s_i = 1 (L1/L2-NB) or s_i = 1/‖Ω_i^(1) − Ω_i^(0)‖₂ (adaptive aL1/L2-NB, SPEC §4.7). The joint
+with s_i = 1 (L1/L2-NB) or s_i = 1/‖Ω_i^(1) − Ω_i^(0)‖₂ (adaptive aL1/L2-NB). The joint
 likelihood of naive Bayes factorises, log L = Σ_r log π_{y_r} + Σ_i ℓ_i(Ω_i), so the problem is
 separable per predictor. Following the paper ("we update Θ_i toward Θ_i^(1) … This is just a
 line-search", §3.2), Ω_i is restricted to the segment Ω_i(α) = αΩ_i^(1) + (1 − α)Ω_i^(0), on which
@@ -299,7 +299,7 @@ def group_lasso_path(
     min_ratio: float = 1e-3,
     candidates=None,
 ) -> GroupLassoResult:
-    """The group-lasso NB on a λ grid, λ chosen by AIC (vidaurre2012 §3.2, §6; SPEC §4.7).
+    """The group-lasso NB on a λ grid, λ chosen by AIC (vidaurre2012 §3.2, §6).
 
     ``columns`` (training columns, as
     :func:`repro.methods.vidaurre2012.stagewise.forward_stagewise`),

@@ -132,7 +132,7 @@ class AdaptiveL1L2NaiveBayes(L1L2NaiveBayes):
 
     As :class:`L1L2NaiveBayes`, with predictor i's penalty divided by ‖Ω_i^(1) − Ω_i^(0)‖₂
     (the adaptive-lasso idea of Zou 2006: each penalty scaled by the size of the unpenalised
-    estimate, SPEC §4.7), so that along the interpolation path it is λ·α_i for every predictor:
+    estimate), so that along the interpolation path it is λ·α_i for every predictor:
     the exclusion threshold is ℓ_i'(0) (Pearson's χ² of a table with the MLE), independent of
     the units of a numeric predictor. Same parameters and attributes.
 

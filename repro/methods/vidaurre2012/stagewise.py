@@ -142,7 +142,7 @@ def forward_stagewise(
     α_i < 1 and t = 1..``n_steps`` (v), the model with α_i + t·ε capped at 1 (steps beyond the
     cap give the same model and are evaluated once), and applies the (i, t) with the lowest
     training 0/1 error; ties go to the lowest training log-loss (within
-    :data:`NLL_TIE_TOLERANCE`), then to the lowest i, then the lowest t (SPEC §4.7). The new model
+    :data:`NLL_TIE_TOLERANCE`), then to the lowest i, then the lowest t. The new model
     is recorded even when it is worse than the current one (Algorithm 1 always moves). The
     search stops when every candidate has α_i = 1, or, with ``patience`` = k, after k
     consecutive iterations without a strictly lower training error than the best so far. The

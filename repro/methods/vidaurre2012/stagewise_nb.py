@@ -22,7 +22,7 @@ class ForwardStagewiseNaiveBayes(InterpolatedNaiveBayes):
     Every predictor starts removed (α_i = 0, Ω_i = Ω_i^(0)). Each iteration tries, for every
     predictor with α_i < 1 and t = 1..v, the model with α_i + t·ε (capped at 1), and moves the
     (i, t) with the lowest training 0/1 error (ties: lowest training log-loss, then lowest i,
-    then lowest t; SPEC §4.7). Every visited model is recorded; the fitted model is the recorded
+    then lowest t). Every visited model is recorded; the fitted model is the recorded
     one with minimal AIC = −(2/N)Σ_r log P(y_r | x_r) + 2d/N, d = #{α_i > 0} (§6, eq. 14). A
     candidate costs O(N·J) (one column of the score matrix is swapped,
     :func:`repro.methods.vidaurre2012.stagewise.table_candidates`).

@@ -73,7 +73,7 @@ class FerreiraWeightedNaiveBayes(WeightedNaiveBayes):
     """Weighted naive Bayes (WNB) of Ferreira, Denison & Hand, with the weights of eq. (6).
 
     Nominal predictors keep their categories; numeric ones are discretised, by default with the
-    MODL discretization (2006 criterion, SPEC §3.1) of the observed values. Why MODL: eq. (6)
+    MODL discretization (2006 criterion) of the observed values. Why MODL: eq. (6)
     sums over the states without weighting them, so a weight grows with the number of bins of
     an unsupervised discretization even for an irrelevant predictor (sampling noise of every
     bin adds up: 10 equal-frequency bins give noise predictors weights of order

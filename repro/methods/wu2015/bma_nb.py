@@ -7,14 +7,14 @@ over the 2^K models factorises per variable (eq. 8, 11)::
     P(y | x, D) ∝ P(y) Π_k [ Π_{i≤N+1} P(x_ik) + β⁻¹ Π_{i≤N+1} P(x_ik | y_i) ]
 
 With β = Γ^(N+1) (eq. 13), S0_k = Σ_i log P(x_ik), S1_k = Σ_i log P(x_ik | y_i) over the N training
-instances and lb = −(N+1)·log Γ (SPEC §4.6)::
+instances and lb = −(N+1)·log Γ::
 
     score(y) = log P(y) + Σ_k logaddexp( S0_k + log P(x_k),  S1_k + lb + log P(x_k | y) )
     w_k = P(f_k = 1 | D) = sigmoid(S1_k + lb − S0_k)
 
 i.e. P(y | x) ∝ P(y) Π_k [(1 − w_k) P(x_k) + w_k P(x_k | y)]: a mixture per variable of the
 class-conditional table and the marginal table, which keeps the "per-variable table" shape of the
-weighted naive Bayes (SPEC §2). Fitting costs one naive Bayes fit plus O(N) per variable (S0_k and
+weighted naive Bayes. Fitting costs one naive Bayes fit plus O(N) per variable (S0_k and
 S1_k come from the contingency tables, or from per-class sufficient statistics for Gaussians):
 O(N·K·J) at worst, nothing exponential.
 """
@@ -53,9 +53,9 @@ class BMANaiveBayes(LaplaceNaiveBayes):
     alpha : float > 0, default 1.0
         Laplace pseudo-count of the nominal tables, the nominal marginal and the class prior.
     marginal : {"pooled", "mixture"}, default "pooled"
-        The f_k = 0 model P(x_k) (SPEC §3.4, §4.6). "pooled" (the paper's reading, and the SPEC
-        oracle): Laplace over all training values for nominal variables, one Gaussian fitted on
-        all training values for numeric ones. "mixture": Σ_j P(j)·P(x_k | j), the marginal implied
+        The f_k = 0 model P(x_k). "pooled" (the paper's reading, and the oracle of the tests):
+        Laplace over all training values for nominal variables, one Gaussian fitted on all
+        training values for numeric ones. "mixture": Σ_j P(j)·P(x_k | j), the marginal implied
         by the class-conditional model itself (then S1_k − S0_k ≥ 0 is guaranteed only in
         expectation).
     ddof : {0, 1}, default 1

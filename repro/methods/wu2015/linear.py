@@ -1,4 +1,4 @@
-"""Linear baselines of wu2015 §5 (SPEC §4.11): liblinear logistic regression and linear SVM.
+"""Linear baselines of wu2015 §5: liblinear logistic regression and linear SVM.
 
 Inputs are prepared as the paper's LibLinear runs need them: nominal variables one-hot encoded
 (unseen categories → all-zero indicators, missing → all zeros), numeric variables standardised

@@ -1,4 +1,4 @@
-"""Histogram density estimators of elovaara2008 (SPEC §3.5) and the per-variable models built on
+"""Histogram density estimators of elovaara2008 and the per-variable models built on
 them, one module a job:
 
 - :mod:`.complexity`: log R(K, n), the parametric complexity of a K-valued multinomial;

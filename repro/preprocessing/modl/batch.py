@@ -1,5 +1,4 @@
-"""MODL preparation of a block of numeric variables as one compiled call on threads (SPEC §3.1,
-§3.3).
+"""MODL preparation of a block of numeric variables as one compiled call on threads.
 
 A numeric variable of the MODL family is, step by step, a sort of its column, the class counts of
 its distinct values, the optimised greedy of :mod:`repro.preprocessing.modl.paper` (for the Khiops

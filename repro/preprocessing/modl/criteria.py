@@ -1,4 +1,4 @@
-"""The MODL criteria: the 2005/2006 papers' and Khiops' (SPEC §3.1–§3.3, KHIOPS_NOTES §1–§3).
+"""The MODL criteria: the 2005/2006 papers' and Khiops' (KHIOPS_NOTES §1–§3).
 
 All costs are in nats (``lf(n) = ln n!``) and are functions of the contingency table of a
 partition (rows = parts, columns = classes).
@@ -95,7 +95,7 @@ def log_bell(n_values: int, max_parts: int | None = None) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# Criteria of the papers (SPEC §3.1, §3.2)
+# Criteria of the papers
 # ---------------------------------------------------------------------------------------------
 def discretization_partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
     """pc[I] = ln N + lbinom(N+I−1, I−1), I = 0..n_rows (pc[0] = +inf).
@@ -123,7 +123,7 @@ def _partition_cost_2006(n_instances: int, n_rows: int) -> np.ndarray:
 
 
 def discretization_cost_2006(counts) -> float:
-    """2006 MODL cost of a discretization given its interval × class counts (SPEC §3.1)."""
+    """2006 MODL cost of a discretization given its interval × class counts."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
     n, n_parts = counts.sum(), counts.shape[0]
     return float(np.log(n) + lbinom(n + n_parts - 1, n_parts - 1) + part_cost(counts).sum())

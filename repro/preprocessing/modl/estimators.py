@@ -1,8 +1,8 @@
 """Public MODL estimators: :class:`MODLDiscretizer` (numeric) and :class:`MODLGrouper` (nominal).
 
-``variant="paper"``: the 2006 discretization / 2005 grouping criteria (SPEC §3.1, §3.2);
-``variant="khiops"``: the Khiops ≥ 10 criteria and heuristics (SPEC §3.3,
-:mod:`repro.preprocessing.modl.khiops`).
+``variant="paper"``: the 2006 discretization / 2005 grouping criteria;
+``variant="khiops"``: the Khiops ≥ 10 criteria and heuristics
+(:mod:`repro.preprocessing.modl.khiops`).
 
 Missing values (NaN) are a value of their own that sorts first (as in Khiops): for the
 discretizer they fall in the first interval, for the grouper they form a value ("missing" group

@@ -1,4 +1,4 @@
-"""MODL value grouping as Khiops 11 implements it (KHIOPS_NOTES §3; SPEC §3.3).
+"""MODL value grouping as Khiops 11 implements it (KHIOPS_NOTES §3).
 
 A step-by-step port of ``KWGrouperMODL`` (Learning/KWDataPreparation, tag 11.0.1): the same
 algorithms, in the same order, with the same tie rules and 1e-6 tolerances, so that the groups

@@ -1,4 +1,4 @@
-"""MODL discretization as Khiops ≥ 10 implements it (SPEC §3.3, ../shared/KHIOPS_NOTES.md §1–§4).
+"""MODL discretization as Khiops ≥ 10 implements it (../shared/KHIOPS_NOTES.md §1–§4).
 
 Differences from the 2006 paper: Khiops' costs (:mod:`repro.preprocessing.modl.criteria`:
 universal codes for the number of parts, a null/informative bit ln 2, the attribute selection cost

@@ -1,4 +1,4 @@
-"""MODL optimisers of the 2005/2006 papers (SPEC §3.1–§3.2), on the criteria of
+"""MODL optimisers of the 2005/2006 papers, on the criteria of
 :mod:`repro.preprocessing.modl.criteria`: every optimiser takes the partition costs ``pc[I]``
 (I = 0..n, ``pc[0]`` unused) and the rows' class counts, so that the same code serves the papers'
 costs and Khiops' (:mod:`repro.preprocessing.modl.khiops`).
@@ -305,9 +305,10 @@ def greedy_merge(
     With ``best_merge`` the merges then continue down to one interval on a copy, the size of
     lowest cumulated cost is kept (≤ best + 1e-6, so ties favour fewer intervals) and the merges
     are replayed to that size (IntervalListBestMergeOptimization). Returns the interval ends.
-    ``strict=True`` merges only while the cost strictly decreases (the "plain greedy" of SPEC
-    §3.1, which stops at 9.757 on y = 00011000; Khiops' rule "≤ 0" goes on through the zero-delta
-    merge). ``reference=True``: the pure-Python reference (also used for non-integer rows).
+    ``strict=True`` merges only while the cost strictly decreases (the "plain greedy" reading
+    of the 2006 paper, which stops at 9.757 on y = 00011000; Khiops' rule "≤ 0" goes on through
+    the zero-delta merge). ``reference=True``: the pure-Python reference (also used for
+    non-integer rows).
     """
     counts = None if reference else integer_counts(rows)
     if counts is None or counts.shape[0] <= 1:
@@ -436,7 +437,7 @@ def optimise_intervals(
 
 
 # ---------------------------------------------------------------------------------------------
-# Multi-class grouping heuristic (SPEC §3.2)
+# Multi-class grouping heuristic
 # ---------------------------------------------------------------------------------------------
 def set_partitions(n: int):
     """All partitions of range(n) as label lists (restricted growth strings), B(n) of them."""

@@ -6,7 +6,7 @@
   ``selected`` artefacts of :func:`repro.experiments.vidaurre2012.selected_variables`).
 - Table 2: the same on ``diabetes_q1..q3`` (cv10): mean ± sd over the 10 folds.
 - Table 4: Bergmann–Hommel adjusted p-values of every pair of methods over every data set of
-  Tables 1–2 (mean test error per data set), uncapped as the paper prints them (SPEC §7). The
+  Tables 1–2 (mean test error per data set), uncapped as the paper prints them. The
   paper's Table 3 (StarPlus fMRI) is not obtainable here.
 
 Each writes ``<table>.md`` (ours with the published value in brackets) and ``REPRODUCTION.md``
