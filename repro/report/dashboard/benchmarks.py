@@ -47,6 +47,11 @@ BENCHMARKS = {
         "snb_acc",
         r"^\s*2000\s+([0-9.]+)\s",
     ),
+    "bench_grouping": Headline(
+        "fnb_khiops / Khiops CPU time on census_income_kdd (nominal variables, full data)",
+        "Khiops 11",
+        r"census_income_kdd: CPU ours/Khiops ([0-9.]+)",
+    ),
     "bench_histograms": Headline(
         "nb_mdlh / nb_gaussian 10-fold CV wall time on letter",
         "nb_gaussian",
