@@ -1,7 +1,7 @@
 """A time budget per fold: folds that run past it are stopped and reported as "did not finish".
 
 joblib cannot stop one task of a batch, so with a budget the folds of a cell run in a pool of
-worker processes (loky's, the processes joblib itself uses), at most ``n_jobs`` at a time, each
+worker processes of their own (loky's, as joblib's), at most ``n_jobs`` at a time, each
 timed from its submission to workers that are already started and have loaded what the folds
 need (a worker's start-up is not charged to a fold). When a fold passes its budget, the pool's
 workers are killed (the only way to stop a running fold), the late fold is reported with the
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 
-from joblib.externals.loky import get_reusable_executor
+from joblib.externals.loky import ProcessPoolExecutor
 
 #: the metric row of a fold stopped at its budget (value 1.0; its ``fit_time`` is the time it ran)
 DID_NOT_FINISH = "did_not_finish"
@@ -51,7 +51,7 @@ def run_with_budget(
     ``call`` is raised here, as joblib would."""
     queue = list(tasks)
     running: dict = {}
-    executor = _ready(get_reusable_executor(max_workers=n_jobs), call, n_jobs)
+    executor = _ready(ProcessPoolExecutor(max_workers=n_jobs), call, n_jobs)
     try:
         while queue or running:
             while queue and len(running) < n_jobs:
@@ -75,10 +75,9 @@ def run_with_budget(
             queue = [task for task, _ in running.values()] + queue  # restarted, from scratch
             running = {}
             executor.shutdown(wait=False, kill_workers=True)
-            executor = _ready(get_reusable_executor(max_workers=n_jobs), call, n_jobs)
-    finally:
-        if running:  # interrupted (Ctrl-C, an error of a fold): stop the folds still running
-            executor.shutdown(wait=False, kill_workers=True)
+            executor = _ready(ProcessPoolExecutor(max_workers=n_jobs), call, n_jobs)
+    finally:  # its own pool (joblib's shared one is left alone), stopped with its folds
+        executor.shutdown(wait=False, kill_workers=True)
 
 
 def _ready(executor, call: Callable, n_jobs: int):

@@ -20,20 +20,16 @@ class Terminated(KeyboardInterrupt):
 def terminate_as_interrupt():
     """SIGTERM raises :class:`Terminated` in the main thread for the ``with`` block, unless a
     handler other than the default one is installed (the previous one is restored after)."""
-    try:
-        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-            yield
-            return
-    except ValueError:  # not the main thread
-        yield
-        return
 
     def terminated(signum, frame):
         raise Terminated(f"terminated by signal {signum}")
 
     try:
-        previous = signal.signal(signal.SIGTERM, terminated)
+        installed = signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        previous = signal.signal(signal.SIGTERM, terminated) if installed else None
     except ValueError:  # not the main thread: signals stay as they are
+        installed = False
+    if not installed:  # one yield, outside any except: an error of the block passes through
         yield
         return
     try:

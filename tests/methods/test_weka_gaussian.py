@@ -324,7 +324,22 @@ def driver(tmp_path_factory):
     return where
 
 
-@pytest.fixture(scope="module", params=ORACLE_DATASETS)
+#: autos declares nominal values that a training fold never holds: Weka's Laplace tables count
+#: them (the ARFF header's values), the package's encoder drops a category unseen at fit (so that
+#: unused pandas categories never change a prediction). Until the Weka reading gets an option
+#: to keep declared values, the autos case is an expected failure (strict: it flags the fix).
+DECLARED_VALUES_CONFLICT = pytest.mark.xfail(
+    strict=True, reason="Weka counts declared but unseen nominal values; the encoder drops them"
+)
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(d, marks=DECLARED_VALUES_CONFLICT) if d == "autos" else d
+        for d in ORACLE_DATASETS
+    ],
+)
 def case(request, tmp_path_factory):
     name = request.param
     Xtr, ytr, Xte, yte, classes = split(name)
