@@ -106,6 +106,7 @@ def cv5_accuracy(method: str, dataset: str) -> float:
 # One test per example (each run once, whatever pytest-xdist's distribution of the tests).
 
 
+@pytest.mark.slow  # executed at every docs build of .ci/run (sphinx-gallery, -W)
 def test_quickstart(tmp_path, table3):
     _, out = run_example("plot_1_quickstart", tmp_path)
     check_quickstart_statistics(out)
@@ -146,6 +147,7 @@ def check_quickstart_committed_table3(out: dict, table3: pd.DataFrame) -> None:
 SMALLEST_TABLE3 = ["iris", "wine", "sonar", "glass", "heart_statlog", "ionosphere"]
 
 
+@pytest.mark.slow  # executed at every docs build of .ci/run (sphinx-gallery, -W)
 def test_your_method(tmp_path):
     _, out = run_example("plot_2_your_method", tmp_path)
     check_your_method_table(out)
@@ -227,6 +229,7 @@ def test_bayesian_comparison(tmp_path, table3):
     assert sum(printed) == pytest.approx(1.0, abs=2e-3)
 
 
+@pytest.mark.slow  # executed at every docs build of .ci/run (sphinx-gallery, -W)
 def test_parameter_sweep(tmp_path):
     """Four configurations × two data sets: eight cells computed, each labelled apart."""
     stdout, _ = run_example("plot_5_parameter_sweep", tmp_path)
