@@ -62,17 +62,6 @@ numpydoc_attributes_as_param_list = True
 # numpydoc also parses a class docstring as it is (before the hook below renames its sections)
 warnings.filterwarnings("ignore", "Unknown section Attributes \\(after Fit\\)", UserWarning)
 
-#: users do not have the project's internal specification: its section numbers, which some
-#: docstrings cite for the developers, are left out of the rendered API pages
-_SPEC = [
-    (re.compile(r"\s*\(SPEC §[\d.]+(,\s*§[\d.]+)*\)"), ""),  # "(SPEC §4)", "(SPEC §3.4, §4.6)"
-    (re.compile(r"SPEC §[\d.]+\s*/\s*"), ""),  # "SPEC §3.5 / elovaara2008 ..."
-    (re.compile(r"\s*/\s*SPEC §[\d.]+"), ""),
-    (re.compile(r",\s*SPEC §[\d.]+"), ""),  # "(boulle2007 §8.2, SPEC §4.4)"
-    (re.compile(r"SPEC §[\d.]+,\s*"), ""),  # "(SPEC §4.7, issue 13)"
-    (re.compile(r"(?<=\S)\s+SPEC §[\d.]+"), ""),
-    (re.compile(r"SPEC §[\d.]+\s*"), ""),
-]
 #: an attribute name written bare in a docstring (``weights_``, ``fit_report_``) reads in
 #: reStructuredText as a reference to a target of that name: shown as code instead
 _BARE_ATTRIBUTE = re.compile(r"(?<![\w`*|:<])([A-Za-z]\w*_)(?![\w`])")
@@ -84,12 +73,8 @@ _LITERALS = re.compile(r"(``.*?``|`[^`]*`_{0,2})")
 
 
 def _before_numpydoc(app, what, name, obj, options, lines):
-    """The internal section numbers out; "Attributes (after fit)" read as numpydoc's
-    "Attributes" section."""
+    """ "Attributes (after fit)" read as numpydoc's "Attributes" section."""
     for i, line in enumerate(lines):
-        if "SPEC §" in line:
-            for pattern, repl in _SPEC:
-                line = pattern.sub(repl, line)
         if line.strip() == "Attributes (after fit)" and i + 1 < len(lines):
             line = line.replace("Attributes (after fit)", "Attributes")
             lines[i + 1] = lines[i + 1].replace("-" * 22, "-" * 10)
