@@ -258,7 +258,9 @@ def ln_bell_table() -> np.ndarray:
     return table
 
 
-def _main_bell_term_index(n: int, k: int) -> int:
+def main_bell_term_index(n: int, k: int) -> int:
+    """Index of the largest term of the Bell series (Khiops' search; plain Python, so that the
+    grouping kernels compile the same function)."""
     i_min = int(math.floor(n / math.log(1.0 * n)))
     i_max = int(math.ceil(n / (math.log(1.0 * n) - math.log(math.log(1.0 * n)))))
     while i_max - i_min > 1:
@@ -283,7 +285,7 @@ def _ln_bell_series(n: int, k: int) -> float:
         factor *= -i
         term += 1 / factor
         serie.append(term)
-    i0 = _main_bell_term_index(n, k)
+    i0 = main_bell_term_index(n, k)
     ln_i0 = n * math.log(1.0 * i0) - math.lgamma(i0 + 1)
     total = 0.0
     for i in range(i0, k + 1):

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from repro.preprocessing.modl.criteria import main_bell_term_index
 from repro.preprocessing.modl.rules import EPSILON, INFINITE_COST, pick_move
 
 LOG2 = math.log(2.0)
@@ -55,17 +56,7 @@ BELL_SIZE = 100
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _main_bell_term_index(n, k):
-    i_min = int(math.floor(n / math.log(1.0 * n)))
-    i_max = int(math.ceil(n / (math.log(1.0 * n) - math.log(math.log(1.0 * n)))))
-    while i_max - i_min > 1:
-        i_new = (i_min + i_max) // 2
-        if i_new * math.log(1.0 * i_new) > n:
-            i_max = i_new
-        else:
-            i_min = i_new
-    return i_min if i_min < k else k
+_main_bell_term_index = njit(cache=True)(main_bell_term_index)  # the criteria's own search
 
 
 @njit(cache=True)
