@@ -168,6 +168,29 @@ def test_paired_t_pairs_by_repetition_and_fold():
     )
 
 
+def test_paired_t_tests_only_where_both_ran_on_their_common_folds():
+    rec = _records(
+        {
+            ("d1", "ref"): [1, 2, 3, 4],
+            ("d1", "m"): [1.5, 2.1, 3.6, 4.2],
+            ("d1", "k"): [0, 0, 0, 0],
+            ("d2", "m"): [1, 2, 3],  # no reference here: no test on d2
+            ("d2", "k"): [1, 2, 3],
+            ("d3", "ref"): [1, 2, 3, 4],  # k did not run on d3
+            ("d3", "m"): [2, 2, 4, 5],
+        }
+    )
+    rec = rec[~((rec["dataset"] == "d3") & (rec["method"] == "m") & (rec["fold"] == 1))]
+    d = paired_t_wins_losses(rec, "ref", "accuracy").details
+    assert sorted(zip(d["dataset"], d["method"])) == [("d1", "k"), ("d1", "m"), ("d3", "m")]
+    d3 = d[d["dataset"] == "d3"].iloc[0]
+    assert d3["n_pairs"] == 3  # fold 1 of m is missing: pairs of folds 0, 2, 3
+    assert d3["p_value"] == pytest.approx(stats.ttest_rel([1, 3, 4], [2, 4, 5]).pvalue)
+    assert d3["mean_reference"] == pytest.approx(8 / 3) and d3["mean_method"] == pytest.approx(
+        11 / 3
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Ranks and Friedman
 # ---------------------------------------------------------------------------------------------

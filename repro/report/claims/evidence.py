@@ -138,6 +138,12 @@ def not_worse(records, a, b, metric, higher_is_better=True, datasets=None) -> Ve
 def best(records, a, others, metric, higher_is_better=True, datasets=None) -> Verdict:
     """ "a is the best of ``others`` + a" on ``metric``."""
     comparisons = [compare(records, a, b, metric, higher_is_better, datasets) for b in others]
+    return best_of(comparisons, a, higher_is_better)
+
+
+def best_of(comparisons: list[Comparison], a: str, higher_is_better: bool = True) -> Verdict:
+    """ "a is the best" from the comparisons of ``a`` with each other method: holds when ``a`` is
+    better than every one, partly when its mean is the best without that, else does not hold."""
     verdicts = [better_verdict(c) for c in comparisons]
     means = {c.b: c.mean_b for c in comparisons} | {a: comparisons[0].mean_a}
     top = (max if higher_is_better else min)(means, key=means.get)

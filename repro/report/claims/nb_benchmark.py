@@ -25,6 +25,7 @@ method without records makes the claim "not testable (no records)".
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import pandas as pd
@@ -40,10 +41,15 @@ _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def paper_of(method: str) -> str:
     """The paper of a registered method (``khiops`` for the Khiops peers)."""
+    return _papers().get(method, "")
+
+
+@functools.cache
+def _papers() -> dict[str, str]:
+    """Registered method id → its paper (read once: the registry reads every method's config)."""
     from repro.registry import list_methods
 
-    table = list_methods().set_index("id")["paper"]
-    return str(table.get(method, ""))
+    return {str(k): str(v) for k, v in list_methods().set_index("id")["paper"].items()}
 
 
 def records_of(ev: Evidence, metric: str) -> pd.DataFrame:
@@ -85,7 +91,7 @@ def best_against(ev: Evidence, a: str, metrics, others=None) -> Verdict:
         higher = higher_is_better(metric)
         comparisons = [evidence.compare(records, a, b, metric, higher) for b in present]
         kinds = [evidence.better_verdict(c) for c in comparisons]
-        v = evidence.best(records, a, present, metric, higher)
+        v = evidence.best_of(comparisons, a, higher)
         verdicts.append(v.verdict)
         top = v.evidence.split(";")[0]
         beaten = sum(k == "holds" for k in kinds)
