@@ -72,20 +72,23 @@ class Claim:
 
 
 class Evidence:
-    """The stored records of experiments, read once each from ``results_dir``."""
+    """The stored records of experiments, read once each from ``results_dir``; ``cache``: folder
+    name → its records (None: none), shared with the dashboard's rows so that ``report all``
+    reads every folder once. The records are read-only: rules copy before they change a frame."""
 
-    def __init__(self, results_dir):
+    def __init__(self, results_dir, cache: dict | None = None):
         self.results_dir = Path(results_dir)
-        self._cache: dict[str, pd.DataFrame] = {}
+        self._cache: dict[str, pd.DataFrame | None] = {} if cache is None else cache
 
     def records(self, experiment: str) -> pd.DataFrame:
         """All records of ``<results_dir>/<experiment>/`` (raises :class:`NoRecords`)."""
         if experiment not in self._cache:
-            folder = self.results_dir / experiment
             try:
-                self._cache[experiment] = read_records(folder)
-            except FileNotFoundError as exc:
-                raise NoRecords(f"no records of {experiment} under {self.results_dir}") from exc
+                self._cache[experiment] = read_records(self.results_dir / experiment)
+            except FileNotFoundError:
+                self._cache[experiment] = None
+        if self._cache[experiment] is None:
+            raise NoRecords(f"no records of {experiment} under {self.results_dir}")
         return self._cache[experiment]
 
 
@@ -151,10 +154,11 @@ def decide(claim: Claim, evidence: Evidence) -> Verdict:
         return Verdict("not testable", f"{exc} (run: python -m repro experiment=...)")
 
 
-def claims_table(claim_files, results_dir, experiments=None) -> pd.DataFrame:
+def claims_table(claim_files, results_dir, experiments=None, records_cache=None) -> pd.DataFrame:
     """One row per claim of the given ``claims.yaml`` files (:data:`COLUMNS`); ``experiments``:
-    only the claims these experiments decide, and those no experiment decides."""
-    evidence = Evidence(results_dir)
+    only the claims these experiments decide, and those no experiment decides;
+    ``records_cache``: see :class:`Evidence`."""
+    evidence = Evidence(results_dir, records_cache)
     rows = []
     for path in claim_files:
         for claim in read_claims(path):

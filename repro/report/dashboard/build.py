@@ -157,18 +157,24 @@ def experiment_row(
     }
 
 
-def collect(results_dir=None, figures_dir=None, configs: dict | None = None, claims=None) -> dict:
+def collect(
+    results_dir=None,
+    figures_dir=None,
+    configs: dict | None = None,
+    claims=None,
+    records_cache: dict | None = None,
+) -> dict:
     """Every row of the dashboard (after :func:`check_consistency`); ``figures_dir``: the output
     folder whose ``dashboard/`` receives the simplex plots (None: not drawn); ``configs``:
     :func:`dashboard_configs` (composed when not given); ``claims``: the claims table (decided
-    here when not given)."""
+    here when not given); ``records_cache``: folder → records, shared with the claims."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     configs = configs if configs is not None else dashboard_configs()
     check_consistency(results_dir, configs)
-    cache: dict = {}
+    cache: dict = {} if records_cache is None else records_cache
     figures = Path(figures_dir) / FIGURES if figures_dir is not None else None
     if claims is None:
-        claims = all_claims(paths().published, results_dir)
+        claims = all_claims(paths().published, results_dir, records_cache=cache)
     majority = majority_rates()
     rows = [
         experiment_row(n, c, results_dir, cache, figures, claims, majority)
@@ -244,10 +250,11 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
                 stacklevel=2,
             )
     check_consistency(results_dir, configs)  # before the claims: they read every record
+    cache: dict = {}  # every folder read once, by the claims and the rows
     claims = all_claims(
-        paths().published, results_dir, experiments=set(configs) if absent else None
+        paths().published, results_dir, set(configs) if absent else None, records_cache=cache
     )
-    dashboard = collect(results_dir, figures_dir=out_dir, configs=configs, claims=claims)
+    dashboard = collect(results_dir, out_dir, configs, claims, records_cache=cache)
     return [*write_dashboard(dashboard, results_dir, out_dir), write_claims_csv(claims, out_dir)]
 
 
@@ -271,10 +278,10 @@ def update_dashboard(experiment: str, results_dir=None, configs: dict | None = N
 
     folder = configs[experiment].get("experiment_name", experiment)
     touched = {n for n in configs if reads(n) & (reads(experiment) | {folder})}
-    cache: dict = {}
+    cache: dict = {}  # every folder read once, by the claims and the rows
     kept = {r["experiment"]: r for r in dashboard["experiments"] if r["experiment"] in configs}
     missing = set(configs) - set(kept) - touched
-    claims = all_claims(paths().published, results_dir, experiments=touched | missing)
+    claims = all_claims(paths().published, results_dir, touched | missing, records_cache=cache)
     majority = majority_rates()
     fresh = {
         n: experiment_row(

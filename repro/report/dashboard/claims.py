@@ -19,10 +19,13 @@ __all__ = ["VERDICTS", "all_claims", "experiment_claims", "paper_claims_without_
 CLAIMS_CSV = "claims.csv"
 
 
-def all_claims(published_dir, results_dir, experiments=None) -> pd.DataFrame:
+def all_claims(published_dir, results_dir, experiments=None, records_cache=None) -> pd.DataFrame:
     """Every claim of every paper with its verdict (``experiments``: only the claims these
-    experiments decide, and the claims without an experiment)."""
-    return claims_table(claim_files(published_dir), results_dir, experiments=experiments)
+    experiments decide, and the claims without an experiment; ``records_cache``: folder →
+    records, shared with the dashboard's rows)."""
+    return claims_table(
+        claim_files(published_dir), results_dir, experiments, records_cache=records_cache
+    )
 
 
 def experiment_claims(table: pd.DataFrame, name: str) -> list[dict]:
