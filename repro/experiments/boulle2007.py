@@ -34,6 +34,7 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from repro.cores import resolve_n_jobs
 from repro.datasets import Dataset, DatasetUnavailableError, load_dataset
 from repro.datasets.construction import FeatureConstruction
 from repro.evaluation.metrics import predictive_metrics
@@ -508,7 +509,7 @@ def challenge_cell(
     )
     t0 = time.perf_counter()
     folds = StratifiedKFold(int(opts.get("guess_folds", 10)), shuffle=True, random_state=seed)
-    pairs = Parallel(n_jobs=n_jobs)(
+    pairs = Parallel(n_jobs=resolve_n_jobs(n_jobs))(
         delayed(_guess_fold)(estimator, Xtr, ytr, tr, te)
         for tr, te in folds.split(np.zeros(ytr.size), ytr)
     )

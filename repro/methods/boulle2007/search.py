@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from repro.compilation import numba_threads
+from repro.cores import kernel_threads
 from repro.methods.boulle2007.criteria import selection_prior_cost
 from repro.methods.core.criteria import multiclass_auc, softmax_nll
 from repro.methods.core.engine import (
@@ -390,8 +391,9 @@ def ms_ffwbw(
 
     ``n_variables`` is the K of the prior (see the module docstring). With ``record``, the
     evaluated models are kept in a :class:`SearchLog` (for model averaging). ``n_threads`` > 1
-    evaluates the candidates of a pass on that many threads (:func:`_ffwbw_pass`),
-    with the same result as one thread.
+    evaluates the candidates of a pass on up to that many threads (:func:`_ffwbw_pass`; each
+    pass on as many as other processes leave free, :func:`repro.cores.kernel_threads`), with
+    the same result as one thread. ``info["search_threads"]``: the mean threads of the passes.
     """
     d = engine.data
     n_cand = d.n_candidates
@@ -413,12 +415,15 @@ def ms_ffwbw(
     dummy_k = np.empty(0, dtype=np.int8)
     dummy_f = np.empty(0)
     n_threads = min(max(1, int(n_threads)), numba.config.NUMBA_NUM_THREADS)
+    pass_threads = []
 
-    def run_pass(*args):  # on n_threads threads, the caller's thread count left as it was
-        if n_threads == 1:
+    def run_pass(*args):  # on the threads the load leaves, the caller's thread count kept
+        threads = kernel_threads(n_threads)
+        pass_threads.append(threads)
+        if threads == 1:
             return _ffwbw_pass(*args, 1, 1)
-        with numba_threads(n_threads):
-            return _ffwbw_pass(*args, n_threads, PARALLEL_CHUNK * n_threads)
+        with numba_threads(threads):
+            return _ffwbw_pass(*args, threads, PARALLEL_CHUNK * threads)
 
     def ensure_moves(extra):
         nonlocal moves
@@ -500,7 +505,12 @@ def ms_ffwbw(
     if record:
         state, var, kind, cost = (np.concatenate([c[f] for c in chunks]) for f in range(4))
         models = SearchLog(n_cand, state, var, kind, cost, moves[:n_moves].copy())
-    info = {"n_starts": n_starts, "iterations": n_iterations, "n_evaluations": n_evaluations}
+    info = {
+        "n_starts": n_starts,
+        "iterations": n_iterations,
+        "n_evaluations": n_evaluations,
+        "search_threads": float(np.mean(pass_threads)) if pass_threads else 1.0,
+    }
     return SearchResult(best, float(best_cost), float(null_cost), models, info)
 
 

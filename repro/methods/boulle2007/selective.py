@@ -23,8 +23,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from joblib import effective_n_jobs
 
+from repro.cores import resolve_n_jobs
 from repro.methods.boulle2007.search import (
     SearchResult,
     exhaustive_criterion,
@@ -242,7 +242,7 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
                 max_iter=self.max_iter,
                 random_state=self.random_state,
                 record=self._record or self.keep_models,
-                n_threads=effective_n_jobs(self.n_jobs),
+                n_threads=resolve_n_jobs(self.n_jobs),
             )
         self.fit_report_.update(
             criterion=result.cost,

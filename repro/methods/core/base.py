@@ -38,11 +38,12 @@ import os
 import time
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs
+from joblib import Parallel, delayed
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from repro.cores import resolve_n_jobs
 from repro.methods.core.checks import (
     check_choice,
     check_fit_input,
@@ -84,7 +85,8 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     one contiguous (variables × N) float64 array, so that every variable is read as a contiguous
     row (a float32 Z, see :class:`~repro.methods.core.encoding.TabularEncoder`, exactly). The task
     returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
-    convention: None = 1, −1 = every core) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
+    convention: None = 1, −1 = every core this process may use,
+    :func:`repro.cores.resolve_n_jobs`) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
     worker processes (joblib's loky backend: the Python steps of the nominal variables' grouping
     hold the GIL, so threads would not run them in parallel); otherwise blocks of
     ``SERIAL_BLOCK`` variables run here, one after another. A block holds at most
@@ -95,7 +97,7 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     """
     columns = np.asarray(columns, dtype=np.int64)
     n_vars = columns.size
-    n_jobs = effective_n_jobs(n_jobs) if n_vars > 1 else 1
+    n_jobs = resolve_n_jobs(n_jobs) if n_vars > 1 else 1
     width = max(1, min(SERIAL_BLOCK, BLOCK_VALUES // max(1, Z.shape[0])))  # columns per block
     if n_jobs <= 1:
         results = (
@@ -137,7 +139,7 @@ def fit_variable_models(models, Z, y, n_classes, n_jobs=1):
     models = list(models)
     n_threads = 1
     if n_jobs not in (None, 1) and all(batch_fittable(m, n_classes) for m in models):
-        n_threads, n_jobs = effective_n_jobs(n_jobs), 1
+        n_threads, n_jobs = resolve_n_jobs(n_jobs), 1
     return map_variable_blocks(
         fit_variable_block, models, Z, np.arange(len(models)), n_jobs, y, n_classes, n_threads
     )

@@ -20,6 +20,7 @@ from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from repro.cores import resolve_n_jobs
 from repro.methods.core.checks import (
     check_fit_input,
     check_object_values,
@@ -220,7 +221,7 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
             scoring=self.scoring,
             cv=splits,
             refit=False,
-            n_jobs=self.n_jobs,
+            n_jobs=None if self.n_jobs is None else resolve_n_jobs(self.n_jobs),
             error_score=np.nan,
         )
         with warnings.catch_warnings(record=True) as caught:

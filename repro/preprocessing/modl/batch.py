@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro.compilation import numba_threads
+from repro.cores import kernel_threads
 from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import kernels as modl_kernels
 from repro.preprocessing.modl.estimators import (
@@ -77,7 +78,9 @@ def fit_models(models, columns: np.ndarray, y: np.ndarray, n_classes: int, n_thr
 
 
 def _run(parallel, serial, n_threads, *args):
-    """A block kernel on ``n_threads`` threads, or its serial twin on this thread."""
+    """A block kernel on up to ``n_threads`` threads (as many as other processes leave free,
+    :func:`repro.cores.kernel_threads`), or its serial twin on this thread."""
+    n_threads = kernel_threads(n_threads)
     if n_threads > 1:
         with numba_threads(n_threads):
             return parallel(*args)
