@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "repro"
 #: layer of each part of the package, lowest first: a module may import its own layer or below
 LAYERS = {
     "repro.compilation": 0,  # numba's cache settings, below every module with a kernel
+    "repro.cores": 0,  # n_jobs on the cores this process may use; threads on a busy machine
     "repro.datasets": 0,
     "repro.preprocessing": 0,
     "repro.stats": 0,
