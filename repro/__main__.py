@@ -27,7 +27,7 @@ import time
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from repro.command_line import (
     HELP,
@@ -38,7 +38,8 @@ from repro.command_line import (
     resume_hint,
     use_config_dirs,
 )
-from repro.config import declared_protocol, register_dataset_configs
+from repro.config import register_dataset_configs
+from repro.finished_cells import cell_from_config, failure_file, report_cell, use_sweeper
 from repro.registry import method_params, resolve_method_id
 from repro.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 
@@ -175,24 +176,10 @@ def check_override_keys(args: list[str]) -> None:
 def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
     """Build the cell described by a composed configuration, run it and report: its summary
     table, or one line when ``short`` (a cell of a sweep)."""
-    from hydra.utils import get_method
+    from repro.evaluation.runner import cell_records, check_backend, check_n_jobs
 
-    from repro.evaluation.records import format_summary, summarize
-    from repro.evaluation.runner import cell_records, check_backend, check_n_jobs, make_cell
-
-    method = HydraConfig.get().runtime.choices["method"]
-    overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
-    hook = cfg.get("artefacts")  # an experiment's artefact hook, "module.function"
-    cell = make_cell(
-        (method, overrides),
-        OmegaConf.to_container(cfg.dataset, resolve=True),
-        OmegaConf.to_container(cfg.protocol, resolve=True),
-        seed=cfg.seed,  # checked by make_cell (an integer ≥ 0, the message names it)
-        experiment=str(cfg.experiment_name),
-        report_keys=tuple(cfg.get("report_keys") or ()),
-        artefacts=get_method(hook) if hook else None,
-        default_protocol=declared_protocol(HydraConfig.get().runtime.choices.get("experiment")),
-    )
+    choices = HydraConfig.get().runtime.choices
+    cell = cell_from_config(cfg, choices["method"], choices.get("experiment"))
     path = cell.path(cfg.results_dir)  # its names checked: inside results_dir
     backend = check_backend(cfg.get("backend", "loky"))
     n_jobs = check_n_jobs(cfg.n_jobs)  # 1.5 is an error, not 1
@@ -206,17 +193,7 @@ def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
     seconds = time.perf_counter() - start
     with contextlib.suppress(OSError):
         _failure_path(cfg).unlink(missing_ok=True)
-    summary = summarize(records, ["accuracy", "auc"] if short else None)
-    if short:  # a sweep: one line per cell
-        row = format_summary(summary).iloc[0]
-        print(
-            f"{'read' if cached else 'computed'} {cell.method_key} on {cell.dataset_key}: "
-            f"accuracy {row['accuracy']}, AUC {row.get('auc', '')} ({row['folds']} folds, "
-            f"{seconds:.1f} s) -> {path}"
-        )
-    else:
-        with_pd_options(lambda: print(format_summary(summary).to_string(index=False)))
-        print(f"{'already computed, read from' if cached else 'records written to'} {path}")
+    report_cell(cell, path, records, cached, seconds, short)
     return {"path": str(path), "cached": cached, "seconds": seconds}
 
 
@@ -273,13 +250,6 @@ def check_extras(args: list[str]) -> None:
             raise CommandLineError(str(exc)) from exc
 
 
-def with_pd_options(fn):
-    import pandas as pd
-
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        fn()
-
-
 @hydra.main(version_base="1.3", config_path="conf", config_name="config")
 def hydra_main(cfg: DictConfig):
     multirun = HydraConfig.get().mode == RunMode.MULTIRUN
@@ -316,17 +286,9 @@ def hydra_main(cfg: DictConfig):
 
 
 def _failure_path(cfg: DictConfig):
-    """Where a failed cell leaves its error, beside the results of its data set (removed when the
-    cell later succeeds): ``<method>.<hash of the overrides>.error.json``, named from the command
-    line, as the cell may fail before it exists."""
-    from repro.evaluation.cells import catalog_key, failure_path
-    from repro.evaluation.records import config_hash
-
-    overrides = sorted(HydraConfig.get().overrides.task)
-    method = HydraConfig.get().runtime.choices["method"]
-    key = catalog_key(OmegaConf.to_container(cfg.dataset, resolve=True))
-    name = f"{method}.{config_hash({'overrides': overrides})}"
-    return failure_path(cfg.results_dir, str(cfg.experiment_name), key, name)
+    """Where this job's cell leaves its error (:func:`repro.finished_cells.failure_file`)."""
+    hydra_cfg = HydraConfig.get()
+    return failure_file(cfg, hydra_cfg.runtime.choices["method"], hydra_cfg.overrides.task)
 
 
 def _record_failure(cfg: DictConfig, exc: Exception):
@@ -372,6 +334,7 @@ def main() -> None:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
     register_dataset_configs()
+    use_sweeper()  # conf/hydra/sweeper/repro.yaml: finished cells read before the launch
     from repro.evaluation.runner import Terminated, terminate_as_interrupt
 
     start = time.perf_counter()

@@ -1,7 +1,8 @@
 """How the jobs of a sweep (``python -m repro -m``) tell its main process how they ended.
 
 Each job writes ``<job number>.json`` (its overrides, and its error and error file when it
-failed) into the folder named by ``$REPRO_SWEEP_STATUS``; the main process reads the folder
+failed) into the folder named by ``$REPRO_SWEEP_STATUS``, and each finished cell read before the
+launch (:mod:`repro.finished_cells`) ``read-<number>.json``; the main process reads the folder
 when the launcher returns (:func:`sweep_summary`) and prints the failed cells.
 
 Where the folder is: the main process first makes one in the system's temporary directory
@@ -33,14 +34,28 @@ SWEEP_STATUS = "REPRO_SWEEP_STATUS"
 
 def report_job_status(**failure) -> None:
     """Tell the sweep's main process how this job ended (a file in ``$REPRO_SWEEP_STATUS``)."""
-    folder = os.environ.get(SWEEP_STATUS)
-    if not folder:
+    if not os.environ.get(SWEEP_STATUS):
         return
     job = HydraConfig.get().job
     payload = {"job": job.num, "overrides": list(HydraConfig.get().overrides.task), **failure}
+    _write_report(str(job.num), payload)
+
+
+def report_read_cell(number: int, overrides, seconds: float) -> None:
+    """Tell the sweep's summary of a finished cell read before the launch (no job of its own):
+    ``read-<number>.json``, ``number`` its place in the sweep."""
+    if not os.environ.get(SWEEP_STATUS):
+        return
+    payload = {"job": f"read-{number}", "overrides": list(overrides), "cached": True,
+               "seconds": seconds}  # fmt: skip
+    _write_report(f"read-{number}", payload)
+
+
+def _write_report(name: str, payload: dict) -> None:
+    folder = os.environ[SWEEP_STATUS]
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        (Path(folder) / f"{job.num}.json").write_text(json.dumps(payload))
+        (Path(folder) / f"{name}.json").write_text(json.dumps(payload))
     except OSError:  # a full disk, a folder this machine cannot write: kept in memory, where
         _unwritten.setdefault(folder, []).append(payload)  # a job of this process is summarised
 

@@ -30,6 +30,8 @@ LAYERS = {
     "repro.report": 5,
     "repro.__main__": 6,
     "repro.sweep_status": 6,  # how the jobs of the command line's sweeps report (its callback)
+    "repro.sweep_configs": 6,  # the configurations of a sweep's jobs, composed by parts
+    "repro.finished_cells": 6,  # a job's cell, and the finished cells of a sweep read first
     "repro": 7,  # the package's API facade (repro/__init__.py)
 }
 

@@ -381,8 +381,8 @@ def cell_records(
     if results_dir is None:
         return _compute(cell, None, n_jobs, progress, backend, timeout), True
     path, parts = cell.path(results_dir), cell.parts_path(results_dir)  # names checked here
-    if not parts.exists():  # the common case of a finished cell: read without the lock
-        records = _stored(cell, results_dir, force)
+    if not force:  # the common case of a finished cell: read without the lock
+        records = finished_records(cell, results_dir)
         if records is not None:
             return records, False
     with cell_lock(path, what=f"cell {path}"):
@@ -395,6 +395,12 @@ def cell_records(
             shutil.rmtree(parts)
         with terminate_as_interrupt():  # SIGTERM: the lock released, the folds kept
             return _compute(cell, results_dir, n_jobs, progress, backend, timeout), True
+
+
+def finished_records(cell: Cell, results_dir) -> pd.DataFrame | None:
+    """The records of a finished cell, read without its lock (None: no complete file of the cell,
+    or checkpoints beside it; a file of another configuration: :func:`_stored`'s ValueError)."""
+    return None if cell.parts_path(results_dir).exists() else _stored(cell, results_dir, False)
 
 
 def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
@@ -614,22 +620,25 @@ def make_cell(
 ) -> Cell:
     """The one builder of a :class:`Cell` (``evaluate``, ``python -m repro``, the studies).
 
-    ``method`` and ``dataset`` as in :func:`evaluate`. ``baseline``: parameter values taken as
+    ``method`` and ``dataset`` as in :func:`evaluate` (``method`` also a resolved
+    :class:`~repro.registry.MethodSpec`). ``baseline``: parameter values taken as
     this cell's defaults, left out of its file name (a study's own settings). ``fields``: the
     cell's other fields (:class:`~repro.evaluation.cells.Cell`: ``dataset_key``, ``splits``,
     ``context``, ``hash_scheme``, ``report_keys``, ``artefacts``).
     """
     from repro.datasets.dataset import Dataset
-    from repro.registry import method_spec
+    from repro.registry import MethodSpec, method_spec
 
     if isinstance(method, BaseEstimator):
         estimator = method
         method_id = type(method).__name__
         params = {k: jsonable(v) for k, v in method.get_params(deep=False).items()}
         defaults = {}
-    else:
-        name, overrides = (method, {}) if isinstance(method, str) else method
-        spec = method_spec(name, **dict(overrides))
+    else:  # a MethodSpec: resolved already (the cells of a sweep share it)
+        spec = method if isinstance(method, MethodSpec) else None
+        if spec is None:
+            name, overrides = (method, {}) if isinstance(method, str) else method
+            spec = method_spec(name, **dict(overrides))
         method_id, estimator, params, defaults = spec.id, spec.estimator, spec.params, spec.defaults
     if baseline:
         defaults = {**defaults, **baseline}
@@ -678,6 +687,7 @@ __all__ = [
     "end_with_parent",
     "fold_coverage",
     "evaluate",
+    "finished_records",
     "make_cell",
     "model_metrics",
     "run_cell",

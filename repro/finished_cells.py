@@ -1,0 +1,234 @@
+"""The cell of a composed configuration, and the finished cells of a sweep read before its launch.
+
+``python -m repro`` builds a job's cell with :func:`cell_from_config` and reports it with
+:func:`report_cell`. Before the launcher starts one job per cell, the sweeper
+(``conf/hydra/sweeper/repro.yaml``) hands the jobs to :func:`pending_jobs`: each job whose cell is
+finished (its records file holds every fold of this configuration: the runner's own test,
+:func:`repro.evaluation.runner.finished_records`) is read and reported here, as its job would
+have done, without a Hydra job; only the other jobs are launched. A job that would not simply read
+its records (``force=true``, an experiment's own ``task``, ``backend=dask``, a bad value, a
+corrupt, partial or foreign file, a failure) is launched as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf
+
+from repro.config import declared_protocol
+from repro.registry import method_params
+from repro.sweep_configs import JobConfig, job_configs
+from repro.sweep_status import report_read_cell
+
+#: the keys of a job's configuration that building and reading its cell looks at
+READ_KEYS = (
+    "method", "dataset", "protocol", "seed", "experiment_name", "results_dir", "artefacts",
+    "report_keys", "task", "force", "verbose", "backend", "n_jobs", "timeout",
+)  # fmt: skip
+
+#: where :func:`use_sweeper` finds the sweeper's Hydra plugin (``hydra_plugins.repro_sweeper``)
+PLUGIN_ROOT = Path(__file__).resolve().parent / "plugins"
+
+
+def cell_from_config(cfg: DictConfig, method: str, experiment: str | None, known=None):
+    """The :class:`~repro.evaluation.cells.Cell` of a composed configuration; ``method`` and
+    ``experiment``: Hydra's choices of those groups. ``known``: a dict where the cells of one
+    sweep keep what they share (the method's resolved configuration, the data set loaded and its
+    key, the experiment's protocol), found once."""
+    from hydra.utils import get_method
+
+    from repro.evaluation.protocols import get_protocol
+    from repro.evaluation.runner import make_cell
+    from repro.registry import method_spec
+
+    overrides = method_params(OmegaConf.to_container(cfg.method, resolve=True))
+    dataset = OmegaConf.to_container(cfg.dataset, resolve=True)
+    protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
+    hook = cfg.get("artefacts")  # an experiment's artefact hook, "module.function"
+    fields = {}
+    if known is None:
+        fields["default_protocol"] = declared_protocol(experiment)
+    else:
+        key = json.dumps([method, overrides], sort_keys=True, default=str)
+        method = _once(known, ("method", key), lambda _: method_spec(method, **overrides))
+        fields["default_protocol"] = _once(known, ("experiment", experiment), declared_protocol)
+        if get_protocol(protocol).kind != "synthetic":  # else sampled afresh from its generator
+            key = ("dataset", json.dumps(dataset, sort_keys=True, default=str))
+            dataset, fields["dataset_key"] = _once(known, key, lambda _: _load(dataset))
+    return make_cell(
+        (method, overrides) if isinstance(method, str) else method,
+        dataset,
+        protocol,
+        seed=cfg.seed,  # checked by make_cell (an integer ≥ 0, the message names it)
+        experiment=str(cfg.experiment_name),
+        report_keys=tuple(cfg.get("report_keys") or ()),
+        artefacts=get_method(hook) if hook else None,
+        **fields,
+    )
+
+
+def report_cell(cell, path, records, cached: bool, seconds: float, short: bool) -> None:
+    """Print a cell's outcome: one line in a sweep (``short``), else its summary table."""
+    from repro.evaluation.records import format_summary, summarize
+
+    summary = summarize(records, ["accuracy", "auc"] if short else None)
+    if short:  # a sweep: one line per cell
+        row = format_summary(summary).iloc[0]
+        print(
+            f"{'read' if cached else 'computed'} {cell.method_key} on {cell.dataset_key}: "
+            f"accuracy {row['accuracy']}, AUC {row.get('auc', '')} ({row['folds']} folds, "
+            f"{seconds:.1f} s) -> {path}"
+        )
+    else:
+        import pandas as pd
+
+        with pd.option_context("display.width", 200, "display.max_columns", 20):
+            print(format_summary(summary).to_string(index=False))
+        print(f"{'already computed, read from' if cached else 'records written to'} {path}")
+
+
+def failure_file(
+    cfg: DictConfig, method: str, overrides: Sequence[str], dataset_key: str | None = None
+) -> Path:
+    """Where a failed cell leaves its error, beside the results of its data set (removed when the
+    cell later succeeds): ``<method>.<hash of the overrides>.error.json``, named from the
+    command line, as the cell may fail before it exists (``dataset_key``: the key of
+    ``cfg.dataset``, when known)."""
+    from repro.evaluation.cells import catalog_key, failure_path
+    from repro.evaluation.records import config_hash
+
+    key = dataset_key or catalog_key(OmegaConf.to_container(cfg.dataset, resolve=True))
+    name = f"{method}.{config_hash({'overrides': sorted(overrides)})}"
+    return failure_path(cfg.results_dir, str(cfg.experiment_name), key, name)
+
+
+def pending_jobs(
+    compose: Callable[[list[str]], DictConfig], jobs: Sequence[Sequence[str]]
+) -> list[list[str]]:
+    """The jobs of a sweep whose cells are not finished, in order; the finished ones are read,
+    reported (a line each, a status for the sweep's summary) and left out.
+    ``compose(overrides)``: Hydra's composition of one job."""
+    jobs = [list(job) for job in jobs]
+    compose = _memo(compose)
+    if not jobs or not _may_hold_records(compose, jobs[0]):
+        return jobs
+    known: dict = {}
+    pending = []
+    configs = job_configs(compose, jobs, READ_KEYS)
+    for number, (job, config) in enumerate(zip(jobs, configs, strict=True)):
+        read = None
+        if config is not None:
+            try:
+                read = _read_finished(config, known)
+            except Exception:  # its job fails or repairs it, as without this pass
+                read = None
+        if read is None:
+            pending.append(job)
+            continue
+        report_read_cell(number, config.overrides, read)
+        sys.stdout.flush()
+    return pending
+
+
+def _may_hold_records(compose, job) -> bool:
+    """False when the sweep's experiment folder holds no records file (nothing to read): its
+    jobs go to the launcher without a composition of their own here."""
+    try:
+        cfg = compose(list(job))
+        folder = Path(str(cfg.results_dir)) / str(cfg.experiment_name)
+    except Exception:
+        return True
+    return folder.is_dir() and next(folder.rglob("*.parquet"), None) is not None
+
+
+def _memo(compose):
+    """``compose`` that composes each list of overrides once."""
+    done = {}
+
+    @functools.wraps(compose)
+    def composed(overrides):
+        key = tuple(overrides)
+        if key not in done:
+            done[key] = compose(list(overrides))
+        return done[key]
+
+    return composed
+
+
+def _read_finished(job: JobConfig, known: dict) -> float | None:
+    """Read and report the cell of a job when it is finished: the seconds its reading took;
+    None when the job must run (it would compute, fail or do more than read). ``known``: what
+    the sweep's cells share (:func:`cell_from_config`)."""
+    from repro.evaluation.cells import catalog_key
+    from repro.evaluation.fold_budget import check_timeout
+    from repro.evaluation.runner import check_backend, check_n_jobs, finished_records
+
+    cfg = job.config
+    if cfg.get("task") or bool(cfg.force):
+        return None
+    if check_backend(cfg.get("backend", "loky")) == "dask":  # connects a client first
+        return None
+    check_n_jobs(cfg.n_jobs)
+    check_timeout(cfg.get("timeout"))
+    method = job.choices["method"]
+    cell = cell_from_config(cfg, method, job.choices.get("experiment"), known)
+    path = cell.path(cfg.results_dir)
+    start = time.perf_counter()
+    records = finished_records(cell, cfg.results_dir)
+    seconds = time.perf_counter() - start
+    if records is None:
+        return None
+    spec = OmegaConf.to_container(cfg.dataset, resolve=True)
+    key = ("key", json.dumps(spec, sort_keys=True, default=str))
+    key = _once(known, key, lambda _: catalog_key(spec))  # as the failed job named its file
+    with contextlib.suppress(OSError):
+        failure_file(cfg, method, job.overrides, key).unlink(missing_ok=True)
+    report_cell(cell, path, records, True, seconds, short=not cfg.get("verbose", False))
+    return seconds
+
+
+def _once(known: dict, key, find):
+    """``find(key)``, found once per sweep."""
+    if key not in known:
+        known[key] = find(key)
+    return known[key]
+
+
+def _load(spec: dict):
+    """The data set of a configuration's ``dataset`` node, and the key of its folder."""
+    from repro.datasets import load_dataset
+    from repro.evaluation.cells import catalog_key
+
+    params = dict(spec)
+    dataset = load_dataset(params.pop("name"), **params)
+    return dataset, catalog_key(dataset)
+
+
+def use_sweeper() -> None:
+    """Make the sweeper of ``conf/hydra/sweeper/repro.yaml`` known to Hydra (a plugin lives in
+    the ``hydra_plugins`` namespace: its folder joins the module path)."""
+    import importlib
+
+    from hydra.core.plugins import Plugins
+
+    if str(PLUGIN_ROOT) not in sys.path:
+        sys.path.append(str(PLUGIN_ROOT))
+    module = importlib.import_module("hydra_plugins.repro_sweeper")
+    Plugins.instance().register(module.FinishedCellsSweeper)
+
+
+__all__ = [
+    "PLUGIN_ROOT",
+    "cell_from_config",
+    "failure_file",
+    "pending_jobs",
+    "report_cell",
+    "use_sweeper",
+]

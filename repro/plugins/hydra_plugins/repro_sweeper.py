@@ -1,0 +1,37 @@
+"""The sweeper of ``python -m repro`` (``conf/hydra/sweeper/repro.yaml``): Hydra's basic sweeper
+that, before validating and launching the jobs of a sweep, reads and reports the cells already
+finished (:func:`repro.finished_cells.pending_jobs`) and launches only the others.
+``hydra.sweeper.skip_finished=false`` (or ``hydra/sweeper=basic``) launches every job.
+
+A Hydra plugin lives in the ``hydra_plugins`` namespace: :func:`repro.finished_cells.use_sweeper`
+puts this folder's parent on the module path and registers the class.
+"""
+
+from __future__ import annotations
+
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+
+
+class FinishedCellsSweeper(BasicSweeper):
+    """:class:`BasicSweeper` whose jobs are those of the sweep's cells that are not finished."""
+
+    def __init__(self, max_batch_size=None, params=None, skip_finished: bool = True) -> None:
+        super().__init__(max_batch_size=max_batch_size, params=params)
+        if not isinstance(skip_finished, bool):
+            raise ValueError(
+                f"hydra.sweeper.skip_finished must be true or false, got {skip_finished!r}"
+            )
+        self.skip_finished = skip_finished
+
+    def split_arguments(self, overrides, max_batch_size):
+        """The batches of the jobs to launch (the finished cells read and left out)."""
+        (jobs,) = BasicSweeper.split_arguments(overrides, None)
+        if self.skip_finished:
+            from repro.finished_cells import pending_jobs
+
+            loader = self.hydra_context.config_loader
+            jobs = pending_jobs(lambda job: loader.load_sweep_config(self.config, job), jobs)
+        if not jobs:
+            return []
+        size = len(jobs) if max_batch_size in (None, -1) else max_batch_size
+        return [jobs[i : i + size] for i in range(0, len(jobs), size)]
