@@ -67,6 +67,11 @@ BENCHMARKS = {
         "Khiops 11",
         r"\{'N': 5000, 'K': 40, .*'ratio': ([0-9.]+)",
     ),
+    "bench_rerun": Headline(
+        "wall seconds to re-run boulle2007_table3 with its 175 cells finished",
+        "the goal, 10 s (every cell through Hydra's launcher, hydra/sweeper=basic: in the log)",
+        r"re-run boulle2007_table3 \(175 finished cells\): ([0-9.]+) s",
+    ),
     "bench_snb_scale": Headline(
         "snb_cma preparation CPU per core / the sorting floor, largest K, waveform + F(2D)",
         "one stable argsort per column",
