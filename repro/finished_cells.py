@@ -117,7 +117,7 @@ def pending_jobs(
     ``compose(overrides)``: Hydra's composition of one job."""
     jobs = [list(job) for job in jobs]
     compose = _memo(compose)
-    if not jobs or not _may_hold_records(compose, jobs[0]):
+    if not jobs or not _may_hold_records(compose, jobs):
         return jobs
     known: dict = {}
     pending = []
@@ -137,12 +137,16 @@ def pending_jobs(
     return pending
 
 
-def _may_hold_records(compose, job) -> bool:
-    """False when the sweep's experiment folder holds no records file (nothing to read): its
-    jobs go to the launcher without a composition of their own here."""
+def _may_hold_records(compose, jobs) -> bool:
+    """False when no job of the sweep can be read: its experiment folder holds no records file,
+    or its jobs run an experiment's own ``task`` or ``force=true`` (unless a job overrides
+    them); the jobs then go to the launcher without a composition of their own here."""
     try:
-        cfg = compose(list(job))
+        cfg = compose(list(jobs[0]))
         folder = Path(str(cfg.results_dir)) / str(cfg.experiment_name)
+        keys = {o.partition("=")[0].lstrip("+~") for job in jobs for o in job}
+        if (cfg.get("task") and "task" not in keys) or (cfg.force and "force" not in keys):
+            return False
     except Exception:
         return True
     return folder.is_dir() and next(folder.rglob("*.parquet"), None) is not None
