@@ -9,9 +9,10 @@ unknown data sets and unknown keys of the chosen method's or data set's configur
 (``method.nosuch=1``) are reported with the list of valid names, before Hydra composes anything
 (exit code 2).
 
-A sweep (``-m``) runs every cell even when some fail (each failure is recorded in an
-``.error.json`` file beside the cell's results); it ends with a summary of the failed cells and
-their error files, and exit code 1, when any failed. The summary covers the cells of every
+A sweep (``-m``) reads its finished cells before the launch and launches only the others
+(:mod:`repro.finished_cells`); it runs every cell even when some fail (each failure is recorded
+in an ``.error.json`` file beside the cell's results); it ends with a summary of the failed cells
+and their error files, and exit code 1, when any failed. The summary covers the cells of every
 launcher, SLURM's included: the jobs report to a folder in the sweep's directory
 (:mod:`repro.sweep_status`).
 """
