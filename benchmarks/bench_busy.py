@@ -2,7 +2,8 @@
 
 Run as a script (one command; writes ``results/benchmarks/bench_busy.txt``):
 
-    python benchmarks/bench_busy.py [--repeats 3] [--n-constructed 300] [--env NAME=VALUE ...]
+    python benchmarks/bench_busy.py [--repeats 5] [--n-constructed 300] [--env NAME=VALUE ...]
+        [--append]
 
 Data: the first 4000 rows of waveform plus ``FeatureConstruction(n_features=300,
 random_state=0)`` (sums of two original attributes): 4000 × 321. Each fit of ``snb_cma`` (the
@@ -19,9 +20,11 @@ Two conditions, ``n_jobs`` 1 and 2 alternating, ``--repeats`` fits each (medians
 
 Other jobs may share the machine (a niced experiment, test suites): the load average is printed
 with every fit. The headline is the busy ratio ``n_jobs=2 / n_jobs=1`` of the median wall times
-(goal ≤ 1.3); the quiet ratio shows the speed-up kept. ``--env`` sets environment variables of
-the fits (e.g. ``OMP_WAIT_POLICY=ACTIVE``, ``REPRO_LOAD_POLICY=off``) to compare with the
-package's defaults; the log says which were set.
+(goal ≤ 1.3); the quiet ratio shows the speed-up kept (where the others' CPU is near 0: a
+process at the fits' niceness running beside "quiet" fits makes them busy ones). ``--env`` sets
+environment variables of the fits (e.g. ``REPRO_LOAD_POLICY=off``, ``OMP_WAIT_POLICY=PASSIVE``)
+to compare with the package's defaults; the log says which were set, and such a run's headline
+names them (the dashboard reads the last run with the defaults). ``--append`` adds to the log.
 """
 
 from __future__ import annotations
@@ -57,9 +60,11 @@ def worker(n_constructed: int, n_jobs: int) -> dict:
     y = np.asarray(ds.y)[:N_ROWS]
     X = FeatureConstruction(n_features=n_constructed, random_state=0).fit_transform(X)
     load = os.getloadavg()[0]
+    busy = busy_cpu()
     wall, cpu = time.perf_counter(), time.process_time()
     model = make_method("snb_cma", n_jobs=n_jobs).fit(X, y)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    others = (busy_cpu() - busy - cpu) / wall
     report = model.fit_report_
     return {
         "shape": list(X.shape),
@@ -71,10 +76,19 @@ def worker(n_constructed: int, n_jobs: int) -> dict:
         "weights s": report["weighting_time"],
         "threads": report.get("search_threads", float("nan")),
         "layer": numba.threading_layer(),
-        "omp wait": os.environ.get("OMP_WAIT_POLICY", "unset"),
         "load": load,
+        "others": others,
         "weights": [float(w) for w in model.weights_],
     }
+
+
+def busy_cpu() -> float:
+    """CPU seconds spent so far on the allowed cores, outside idle, I/O wait and niced tasks."""
+    import psutil
+
+    per_cpu = psutil.cpu_times(percpu=True)
+    cpus = [per_cpu[c] for c in os.sched_getaffinity(0) if c < len(per_cpu)]
+    return sum(t.user + t.system + t.irq + t.softirq + t.steal for t in cpus)
 
 
 def start_load(n: int) -> list[subprocess.Popen]:
@@ -87,9 +101,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=2, type=int, metavar=("K", "NJOBS"))
     parser.add_argument("--n-constructed", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--env", nargs="*", default=[], metavar="NAME=VALUE")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--append", action="store_true", help="add to the log, do not restart it")
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(*args.worker)))
@@ -97,14 +112,15 @@ def main(argv=None):
     env = dict(os.environ, **dict(item.split("=", 1) for item in args.env))
     cores = len(os.sched_getaffinity(0))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as out:
+    with args.out.open("a" if args.append else "w") as out:
 
         def log(text=""):
             print(text, flush=True)
             out.write(text + "\n")
             out.flush()
 
-        log("# bench_busy: snb_cma, n_jobs=2 vs n_jobs=1, quiet and beside a CPU-bound load\n")
+        if not args.append:
+            log("# bench_busy: snb_cma, n_jobs=2 vs n_jobs=1, quiet and beside a CPU-bound load\n")
         log(
             f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {cores} cores this process may use "
             f"({os.cpu_count()} on the machine), niceness {os.nice(0)}, load average "
@@ -136,8 +152,8 @@ def main(argv=None):
                             f"{condition:5s} {r['shape'][0]}x{r['shape'][1]} n_jobs={n_jobs}: "
                             f"wall {r['wall s']:6.2f} s, CPU {r['cpu s']:6.2f} s; preparation "
                             f"{r['prep s']:5.2f} s, search {r['search s']:5.2f} s on "
-                            f"{r['threads']:.2f} threads (mean over the passes); layer "
-                            f"{r['layer']}, OMP_WAIT_POLICY {r['omp wait']}; load {r['load']:.1f}"
+                            f"{r['threads']:.2f} threads (mean of the passes); others' CPU "
+                            f"{r['others']:.2f} cores; load {r['load']:.1f}; {r['layer']} layer"
                         )
                     same.append(weights[1] == weights[2])
             finally:
@@ -147,6 +163,7 @@ def main(argv=None):
         log("")
         ratios = {}
         for condition in ("quiet", "busy"):
+            others = statistics.median(r["others"] for n in (1, 2) for r in walls[(condition, n)])
             med = {
                 n: (
                     statistics.median(r["wall s"] for r in walls[(condition, n)]),
@@ -157,9 +174,12 @@ def main(argv=None):
             ratios[condition] = med[2][0] / med[1][0]
             log(
                 f"{condition:5s} medians: n_jobs=1 wall {med[1][0]:.2f} s / CPU {med[1][1]:.2f} s, "
-                f"n_jobs=2 wall {med[2][0]:.2f} s / CPU {med[2][1]:.2f} s"
+                f"n_jobs=2 wall {med[2][0]:.2f} s / CPU {med[2][1]:.2f} s; others' CPU "
+                f"{others:.2f} cores"
             )
         shape = "x".join(map(str, walls[("busy", 1)][0]["shape"]))
+        if args.env:  # not the package's defaults: the headline says so (the dashboard skips it)
+            shape += f" ({' '.join(args.env)})"
         log(f"n_jobs=2 weights identical to n_jobs=1: {all(same)}")
         log(
             f"quiet machine, snb_cma {shape}: n_jobs=2 / n_jobs=1 wall {ratios['quiet']:.2f} "

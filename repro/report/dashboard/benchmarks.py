@@ -27,6 +27,11 @@ BENCHMARKS = {
         "nb_laplace",
         r"bma_nb / nb_laplace: letter \S+: ([0-9.]+)",
     ),
+    "bench_busy": Headline(
+        "snb_cma n_jobs=2 / n_jobs=1 wall time beside one CPU-bound process per core, 4000×321",
+        "n_jobs=1 on the same busy machine",
+        r"busy machine, snb_cma \S+: n_jobs=2 / n_jobs=1 wall ([0-9.]+)",
+    ),
     "bench_ffwbw": Headline(
         "growth exponent of the MS(FFWBW) search time in K",
         "linear growth (1)",
