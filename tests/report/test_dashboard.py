@@ -219,6 +219,7 @@ def test_benchmark_headline_ratios(tmp_path):
     assert ratios["bench_fsnb"] == 3.69  # p = 2000
     assert ratios["bench_bma_nb"] == 1.20
     assert ratios["bench_grouping"] == 0.197  # census_income_kdd, fnb_khiops / Khiops CPU
+    assert ratios["bench_fit_memory"] == 1.94  # snb_cma at 100k F(2D); fnb_khiops 1.68
     assert ratios["bench_busy"] == 1.02  # beside 2 CPU-bound processes; not the policy-off run
     assert ratios["bench_rerun"] == 9.3  # seconds, boulle2007_table3 re-run, 175 cells finished
     text = (RESULTS / "benchmarks" / "bench_snb_scale.txt").read_text()

@@ -42,6 +42,12 @@ BENCHMARKS = {
         "the second run",
         r"fresh clone / second run: ([0-9.]+)",
     ),
+    "bench_fit_memory": Headline(
+        "peak RSS of one fit above the baseline / the input's size, snb_cma or fnb_khiops (worst), "
+        "waveform 4000 + 100k F(2D)",
+        "the input's own size (goal: at most 2)",
+        r"F\(2D\): \(peak - baseline\) / input, worst method ([0-9.]+)",
+    ),
     "bench_fnb_memory": Headline(
         "fnb_khiops / fnb weight-optimisation CPU time, K = 3000",
         "fnb_khiops",
