@@ -38,7 +38,7 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+from bench_scale import waveform_f2d  # (benchmarks/: the script's own directory)
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_busy.txt"
 N_ROWS = 4000
@@ -47,18 +47,13 @@ GOAL = 1.3
 
 def worker(n_constructed: int, n_jobs: int) -> dict:
     import numba
-    import pandas as pd
 
     from repro import make_method
     from repro.datasets import load_dataset
-    from repro.datasets.construction import FeatureConstruction
 
     iris = load_dataset("iris")
     make_method("snb_cma", n_jobs=n_jobs).fit(iris.X, iris.y)  # warm-up: kernels, threads
-    ds = load_dataset("waveform")
-    X = pd.DataFrame(ds.X).iloc[:N_ROWS]
-    y = np.asarray(ds.y)[:N_ROWS]
-    X = FeatureConstruction(n_features=n_constructed, random_state=0).fit_transform(X)
+    X, y = waveform_f2d(N_ROWS, n_constructed)
     load = os.getloadavg()[0]
     busy = busy_cpu()
     wall, cpu = time.perf_counter(), time.process_time()

@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_scale import waveform_f2d  # (benchmarks/: the script's own directory)
+
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_fit_memory.txt"
 N_ROWS = 4000
 GOAL = 2.0
@@ -44,21 +46,14 @@ def vm_kib(key: str) -> int:
 def worker(method: str, n_constructed: int) -> dict:
     import gc
 
-    import numpy as np
-    import pandas as pd
-
     from repro import make_method
     from repro.datasets import load_dataset
-    from repro.datasets.construction import FeatureConstruction
 
     iris = load_dataset("iris")
     make_method(method).fit(iris.X, iris.y)  # the kernels loaded: part of the baseline
     gc.collect()
     baseline = vm_kib("VmRSS") / 2**20
-    ds = load_dataset("waveform")
-    X = pd.DataFrame(ds.X).iloc[:N_ROWS]
-    y = np.asarray(ds.y)[:N_ROWS]
-    X = FeatureConstruction(n_features=n_constructed, random_state=0).fit_transform(X)
+    X, y = waveform_f2d(N_ROWS, n_constructed)
     gc.collect()
     input_gb = X.memory_usage(index=False).sum() / 2**30
     before = vm_kib("VmRSS") / 2**20

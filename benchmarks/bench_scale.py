@@ -54,8 +54,6 @@ GOAL_FLOOR = 4.0
 # workers (one fit per process)
 # ---------------------------------------------------------------------------------------------
 def load_shape(shape: str, n_constructed: int):
-    import pandas as pd
-
     if shape == "a":
         from sklearn.model_selection import train_test_split
 
@@ -64,12 +62,21 @@ def load_shape(shape: str, n_constructed: int):
         X, y = waveform_noise(n_samples=20000, n_noise=979, seed=0)
         X, _, y, _ = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
         return X, np.asarray(y)
+    return waveform_f2d(5000, n_constructed)
+
+
+def waveform_f2d(n_rows: int, n_constructed: int):
+    """(X, y): the first ``n_rows`` rows of waveform plus ``FeatureConstruction(n_features=
+    n_constructed, random_state=0)`` (float32 sums of two original attributes, boulle2007 §8.2;
+    the 21 originals stay float64)."""
+    import pandas as pd
+
     from repro.datasets import load_dataset
     from repro.datasets.construction import FeatureConstruction
 
     ds = load_dataset("waveform")
-    X = pd.DataFrame(ds.X).iloc[:5000]
-    y = np.asarray(ds.y)[:5000]
+    X = pd.DataFrame(ds.X).iloc[:n_rows]
+    y = np.asarray(ds.y)[:n_rows]
     return FeatureConstruction(n_features=n_constructed, random_state=0).fit_transform(X), y
 
 

@@ -27,8 +27,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-from bench_scale import argsort_floor, children_cpu  # (benchmarks/: the script's own directory)
+from bench_scale import (  # (benchmarks/: the script's own directory)
+    argsort_floor,
+    children_cpu,
+    waveform_f2d,
+)
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_snb_scale.txt"
 N_ROWS = 4000
@@ -36,19 +39,14 @@ GOAL_WALL_S, GOAL_RSS_GB, GOAL_FLOOR = 240.0, 4.0, 4.0
 
 
 def worker(n_constructed: int, n_jobs: int) -> dict:
-    import pandas as pd
 
     from repro import make_method
     from repro.datasets import load_dataset
-    from repro.datasets.construction import FeatureConstruction
 
     iris = load_dataset("iris")
     make_method("snb_cma", n_jobs=n_jobs).fit(iris.X, iris.y)  # warm-up: kernels, workers
-    ds = load_dataset("waveform")
-    X = pd.DataFrame(ds.X).iloc[:N_ROWS]
-    y = np.asarray(ds.y)[:N_ROWS]
     start = time.perf_counter()
-    X = FeatureConstruction(n_features=n_constructed, random_state=0).fit_transform(X)
+    X, y = waveform_f2d(N_ROWS, n_constructed)
     construct_s = time.perf_counter() - start
     input_gb = X.memory_usage(index=False).sum() / 2**30
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
