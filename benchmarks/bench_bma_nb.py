@@ -1,4 +1,4 @@
-"""Fit time of BMA-NB against NB, LR and SVM (and their tuned versions), same run (SPEC §10).
+"""Fit time of BMA-NB against NB, LR and SVM (and their tuned versions), same run.
 
     python benchmarks/bench_bma_nb.py [--repeats 5] [--tuned] [--datasets letter,adult]
 

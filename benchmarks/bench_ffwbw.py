@@ -1,4 +1,4 @@
-"""MS(FFWBW) time and memory vs the number of variables K (boulle2007 §3.5, SPEC §10).
+"""MS(FFWBW) time and memory vs the number of variables K (boulle2007 §3.5).
 
     python benchmarks/bench_ffwbw.py [--sizes 1000 10000 100000] [--n 4000] [--no-record]
 

@@ -1,4 +1,4 @@
-"""fsNB fit time against SNB(ACC) and scikit-learn's CategoricalNB on vidaurre2012's DR (SPEC §10).
+"""fsNB fit time against SNB(ACC) and scikit-learn's CategoricalNB on vidaurre2012's DR.
 
     python benchmarks/bench_fsnb.py [--sizes 20 200 2000] [--repeats 5] [--seeds 100]
 

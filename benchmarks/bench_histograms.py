@@ -1,5 +1,5 @@
 """MDL histogram fit time against ``np.sort`` of the same column, and MDLh / MDLg 10-fold CV on
-letter end to end (SPEC §10: "MDL histogram NB cv10 on letter (20000 × 16) in ≤ 60 s").
+letter end to end (the goal: "MDL histogram NB cv10 on letter (20000 × 16) in ≤ 60 s").
 
     python benchmarks/bench_histograms.py [--sizes 1000 10000 100000 1000000] [--repeats 3]
         [--n-jobs 2] [--out results/benchmarks/bench_histograms.txt]
@@ -121,7 +121,7 @@ def part2(n_jobs: int) -> list[str]:
     base = results["nb_gaussian"][0]
     for m, (wall, cpu, acc, rss) in results.items():
         lines.append(f"{m:<13}{wall:>9.2f}{cpu:>9.2f}{acc:>10.4f}{wall / base:>17.1f}{rss:>20.0f}")
-    lines.append("goal (SPEC §10): nb_mdlh and nb_mdlg cv10 on letter ≤ 60 s wall on 2 cores")
+    lines.append("goal: nb_mdlh and nb_mdlg cv10 on letter ≤ 60 s wall on 2 cores")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""hue2024's optimisers and FNB against SNB(CMA), measured in one run (SPEC §10, issue 13).
+"""hue2024's optimisers and FNB against SNB(CMA), measured in one run (issue 13).
 
     python benchmarks/bench_hue2024.py [--part evaluation optimisers fnb] [--n-constructed 10000]
 

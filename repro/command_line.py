@@ -225,8 +225,7 @@ def use_config_dirs(argv: list[str]) -> list[str]:
 
 def _first_comment(path, width: int = 90) -> str:
     """The first sentence of a YAML file's leading comment (after ``# @package``), cut at
-    ``width`` characters; '' when there is none. ``(SPEC §n)`` references are left out: the
-    user does not have that document."""
+    ``width`` characters; '' when there is none."""
     lines = []
     for line in path.read_text().splitlines():
         text = line.strip()
@@ -236,8 +235,7 @@ def _first_comment(path, width: int = 90) -> str:
             continue
         if "@package" not in text:
             lines.append(text.lstrip("#").strip())
-    text = re.sub(r"\s*\(?SPEC §[\d.]+\)?,?", "", " ".join(lines))
-    text = re.split(r"(?<=[a-z0-9)]{3})\. (?=[A-Z])", text, maxsplit=1)[0].rstrip(".:")
+    text = re.split(r"(?<=[a-z0-9)]{3})\. (?=[A-Z])", " ".join(lines), maxsplit=1)[0].rstrip(".:")
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
