@@ -114,9 +114,17 @@ class Variant:
             rows = keep[keep].index  # only the rows still kept: one call per row, not per record
             if rows.empty:
                 break
-            same = records.loc[rows, column].map(lambda v, want=value: _same(v, want))
-            keep.loc[rows] = same.astype(bool).to_numpy()
+            keep.loc[rows] = _matches(records.loc[rows, column], value)
         return keep
+
+
+def _matches(values: pd.Series, want) -> np.ndarray:
+    """:func:`_same` of every value: once per distinct value where the column has one type (an
+    object column may mix ``True`` and ``1``, which hash alike: value by value there)."""
+    if values.dtype == object:
+        return np.fromiter((_same(v, want) for v in values), dtype=bool, count=len(values))
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    return np.array([_same(u, want) for u in uniques], dtype=bool)[codes]
 
 
 def _same(value, want) -> bool:
