@@ -66,3 +66,23 @@ def cheap_method(name: str, **params):
     from repro.registry import make_method
 
     return make_method(name, **{**CHEAP.get(name, {}), **params})
+
+
+#: tests of a minute or more each, run first: pytest-xdist hands tests out in collection order,
+#: and one of them met last would end the suite on one worker while the other idles
+HEAVY_FIRST = (
+    "tests/test_readme.py::test_cli_command_runs[python -m repro.report all]",
+    "tests/test_readme.py::test_cli_command_runs[python -m repro.report experiment=",
+    "tests/report/test_dashboard.py::",
+    "tests/methods/test_fnb.py::test_fnb_and_fnb_khiops_on_the_same_data",
+)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The :data:`HEAVY_FIRST` tests at the front in that order, the others in theirs."""
+
+    def rank(item) -> int:
+        found = (i for i, h in enumerate(HEAVY_FIRST) if item.nodeid.startswith(h))
+        return next(found, len(HEAVY_FIRST))
+
+    items.sort(key=rank)
