@@ -38,7 +38,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_scale import waveform_f2d  # (benchmarks/: the script's own directory)
+from bench_scale import Log, waveform_f2d  # (benchmarks/: the script's own directory)
 
 OUT = Path(__file__).resolve().parents[1] / "results" / "benchmarks" / "bench_busy.txt"
 N_ROWS = 4000
@@ -106,85 +106,78 @@ def main(argv=None):
         return
     env = dict(os.environ, **dict(item.split("=", 1) for item in args.env))
     cores = len(os.sched_getaffinity(0))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("a" if args.append else "w") as out:
-
-        def log(text=""):
-            print(text, flush=True)
-            out.write(text + "\n")
-            out.flush()
-
-        if not args.append:
-            log("# bench_busy: snb_cma, n_jobs=2 vs n_jobs=1, quiet and beside a CPU-bound load\n")
-        log(
-            f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {cores} cores this process may use "
-            f"({os.cpu_count()} on the machine), niceness {os.nice(0)}, load average "
-            f"{os.getloadavg()[0]:.1f} at the start (other jobs share the machine)"
-        )
-        log(f"fit environment set here: {' '.join(args.env) or 'none (the package defaults)'}")
-        log(
-            f"busy = beside {cores} processes `{sys.executable} -c 'while True: pass'` at the "
-            f"fits' niceness ({os.nice(0)}); {args.repeats} fits per cell, n_jobs alternating, "
-            "each in a fresh process\n"
-        )
-        walls, same = {}, []
-        for condition in ("quiet", "busy"):
-            load = start_load(cores) if condition == "busy" else []
-            try:
-                time.sleep(1.0 if load else 0.0)
-                for _ in range(args.repeats):
-                    weights = {}
-                    for n_jobs in (1, 2):
-                        res = subprocess.run(
-                            [sys.executable, __file__, "--worker", str(args.n_constructed),
-                             str(n_jobs)],
-                            check=True, capture_output=True, text=True, env=env,
-                        )  # fmt: skip
-                        r = json.loads(res.stdout.strip().splitlines()[-1])
-                        walls.setdefault((condition, n_jobs), []).append(r)
-                        weights[n_jobs] = r["weights"]
-                        log(
-                            f"{condition:5s} {r['shape'][0]}x{r['shape'][1]} n_jobs={n_jobs}: "
-                            f"wall {r['wall s']:6.2f} s, CPU {r['cpu s']:6.2f} s; preparation "
-                            f"{r['prep s']:5.2f} s, search {r['search s']:5.2f} s on "
-                            f"{r['threads']:.2f} threads (mean of the passes); others' CPU "
-                            f"{r['others']:.2f} cores; load {r['load']:.1f}; {r['layer']} layer"
-                        )
-                    same.append(weights[1] == weights[2])
-            finally:
-                for p in load:
-                    p.kill()
-                    p.wait()
-        log("")
-        ratios = {}
-        for condition in ("quiet", "busy"):
-            others = statistics.median(r["others"] for n in (1, 2) for r in walls[(condition, n)])
-            med = {
-                n: (
-                    statistics.median(r["wall s"] for r in walls[(condition, n)]),
-                    statistics.median(r["cpu s"] for r in walls[(condition, n)]),
-                )
-                for n in (1, 2)
-            }
-            ratios[condition] = med[2][0] / med[1][0]
-            log(
-                f"{condition:5s} medians: n_jobs=1 wall {med[1][0]:.2f} s / CPU {med[1][1]:.2f} s, "
-                f"n_jobs=2 wall {med[2][0]:.2f} s / CPU {med[2][1]:.2f} s; others' CPU "
-                f"{others:.2f} cores"
+    log = Log(args.out, append=args.append)
+    if not args.append:
+        log("# bench_busy: snb_cma, n_jobs=2 vs n_jobs=1, quiet and beside a CPU-bound load\n")
+    log(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {cores} cores this process may use "
+        f"({os.cpu_count()} on the machine), niceness {os.nice(0)}, load average "
+        f"{os.getloadavg()[0]:.1f} at the start (other jobs share the machine)"
+    )
+    log(f"fit environment set here: {' '.join(args.env) or 'none (the package defaults)'}")
+    log(
+        f"busy = beside {cores} processes `{sys.executable} -c 'while True: pass'` at the "
+        f"fits' niceness ({os.nice(0)}); {args.repeats} fits per cell, n_jobs alternating, "
+        "each in a fresh process\n"
+    )
+    walls, same = {}, []
+    for condition in ("quiet", "busy"):
+        load = start_load(cores) if condition == "busy" else []
+        try:
+            time.sleep(1.0 if load else 0.0)
+            for _ in range(args.repeats):
+                weights = {}
+                for n_jobs in (1, 2):
+                    res = subprocess.run(
+                        [sys.executable, __file__, "--worker", str(args.n_constructed),
+                         str(n_jobs)],
+                        check=True, capture_output=True, text=True, env=env,
+                    )  # fmt: skip
+                    r = json.loads(res.stdout.strip().splitlines()[-1])
+                    walls.setdefault((condition, n_jobs), []).append(r)
+                    weights[n_jobs] = r["weights"]
+                    log(
+                        f"{condition:5s} {r['shape'][0]}x{r['shape'][1]} n_jobs={n_jobs}: "
+                        f"wall {r['wall s']:6.2f} s, CPU {r['cpu s']:6.2f} s; preparation "
+                        f"{r['prep s']:5.2f} s, search {r['search s']:5.2f} s on "
+                        f"{r['threads']:.2f} threads (mean of the passes); others' CPU "
+                        f"{r['others']:.2f} cores; load {r['load']:.1f}; {r['layer']} layer"
+                    )
+                same.append(weights[1] == weights[2])
+        finally:
+            for p in load:
+                p.kill()
+                p.wait()
+    log("")
+    ratios = {}
+    for condition in ("quiet", "busy"):
+        others = statistics.median(r["others"] for n in (1, 2) for r in walls[(condition, n)])
+        med = {
+            n: (
+                statistics.median(r["wall s"] for r in walls[(condition, n)]),
+                statistics.median(r["cpu s"] for r in walls[(condition, n)]),
             )
-        shape = "x".join(map(str, walls[("busy", 1)][0]["shape"]))
-        if args.env:  # not the package's defaults: the headline says so (the dashboard skips it)
-            shape += f" ({' '.join(args.env)})"
-        log(f"n_jobs=2 weights identical to n_jobs=1: {all(same)}")
+            for n in (1, 2)
+        }
+        ratios[condition] = med[2][0] / med[1][0]
         log(
-            f"quiet machine, snb_cma {shape}: n_jobs=2 / n_jobs=1 wall {ratios['quiet']:.2f} "
-            "(below 1: the speed-up of the second thread)"
+            f"{condition:5s} medians: n_jobs=1 wall {med[1][0]:.2f} s / CPU {med[1][1]:.2f} s, "
+            f"n_jobs=2 wall {med[2][0]:.2f} s / CPU {med[2][1]:.2f} s; others' CPU "
+            f"{others:.2f} cores"
         )
-        log(
-            f"busy machine, snb_cma {shape}: n_jobs=2 / n_jobs=1 wall {ratios['busy']:.2f} "
-            f"(goal <= {GOAL})"
-        )
-        log(f"\nfinished {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, load {os.getloadavg()[0]:.1f}")
+    shape = "x".join(map(str, walls[("busy", 1)][0]["shape"]))
+    if args.env:  # not the package's defaults: the headline says so (the dashboard skips it)
+        shape += f" ({' '.join(args.env)})"
+    log(f"n_jobs=2 weights identical to n_jobs=1: {all(same)}")
+    log(
+        f"quiet machine, snb_cma {shape}: n_jobs=2 / n_jobs=1 wall {ratios['quiet']:.2f} "
+        "(below 1: the speed-up of the second thread)"
+    )
+    log(
+        f"busy machine, snb_cma {shape}: n_jobs=2 / n_jobs=1 wall {ratios['busy']:.2f} "
+        f"(goal <= {GOAL})"
+    )
+    log(f"\nfinished {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

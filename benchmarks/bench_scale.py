@@ -230,9 +230,11 @@ def run(*args) -> dict:
 
 
 class Log:
-    def __init__(self, path: Path):
+    """Print each line and write it to the log ``path`` (restarted, or added to: ``append``)."""
+
+    def __init__(self, path: Path, append: bool = False):
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.file = path.open("w")
+        self.file = path.open("a" if append else "w")
 
     def __call__(self, text: str = "") -> None:
         print(text, flush=True)

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from bench_scale import (  # (benchmarks/: the script's own directory)
+    Log,
     argsort_floor,
     children_cpu,
     waveform_f2d,
@@ -89,59 +90,52 @@ def main(argv=None):
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("a" if args.append else "w") as out:
-
-        def log(text=""):
-            print(text, flush=True)
-            out.write(text + "\n")
-            out.flush()
-
-        if not args.append:
-            log("# bench_snb_scale: snb_cma on waveform 4000 + K F(2D) (issue 16)\n")
-        log(
-            f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, load average "
-            f"{os.getloadavg()[0]:.1f} at the start (other jobs share the machine)\n"
-        )
-        rows = {}
-        for k in args.sizes:
-            for n_jobs in args.n_jobs:
-                res = subprocess.run(
-                    [sys.executable, __file__, "--worker", str(k), str(n_jobs)],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                )
-                r = json.loads(res.stdout.strip().splitlines()[-1])
-                rows[(k, n_jobs)] = r
-                log(
-                    f"K={r['K']:>6d} n_jobs={n_jobs}: fit wall {r['wall s']:7.1f} s, CPU "
-                    f"{r['cpu s']:7.1f} s (cores {r['cpu s'] / r['wall s']:.2f}); preparation "
-                    f"{r['prep wall s']:6.1f} s wall / {r['prep cpu s']:6.1f} s CPU, search "
-                    f"{r['search s']:6.1f} s, weights stage {r['weights wall s']:6.1f} s; "
-                    f"selected {r['n_selected']}; load {r['load']:.1f}"
-                )
-                log(
-                    f"{'':16s} memory: input {r['input GB']:.2f} GB, RSS before the fit "
-                    f"{r['RSS before fit GB']:.2f} GB, peak {r['peak RSS GB']:.2f} GB "
-                    f"({r['peak RSS GB'] / r['input GB']:.2f}x the input; goal at 100k "
-                    f"<= {GOAL_RSS_GB} GB)"
-                )
-                log(
-                    f"{'':16s} sorting floor (one stable argsort per column) "
-                    f"{r['argsort floor s']:.1f} s CPU: preparation CPU per core / floor = "
-                    f"{r['prep cpu s'] / r['argsort floor s']:.1f} serial, "
-                    f"{r['prep cpu s'] / n_jobs / r['argsort floor s']:.1f} per core "
-                    f"(goal <= {GOAL_FLOOR}); wall goal at 100k <= {GOAL_WALL_S:.0f} s"
-                )
-        same = [
-            rows[(k, 1)]["weights"] == rows[(k, 2)]["weights"]
-            for k in args.sizes
-            if (k, 1) in rows and (k, 2) in rows
-        ]
-        if same:
-            log(f"\nn_jobs=2 weights identical to n_jobs=1: {all(same)}")
-        log(f"\nfinished {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, load {os.getloadavg()[0]:.1f}")
+    log = Log(args.out, append=args.append)
+    if not args.append:
+        log("# bench_snb_scale: snb_cma on waveform 4000 + K F(2D) (issue 16)\n")
+    log(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f} at the start (other jobs share the machine)\n"
+    )
+    rows = {}
+    for k in args.sizes:
+        for n_jobs in args.n_jobs:
+            res = subprocess.run(
+                [sys.executable, __file__, "--worker", str(k), str(n_jobs)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            r = json.loads(res.stdout.strip().splitlines()[-1])
+            rows[(k, n_jobs)] = r
+            log(
+                f"K={r['K']:>6d} n_jobs={n_jobs}: fit wall {r['wall s']:7.1f} s, CPU "
+                f"{r['cpu s']:7.1f} s (cores {r['cpu s'] / r['wall s']:.2f}); preparation "
+                f"{r['prep wall s']:6.1f} s wall / {r['prep cpu s']:6.1f} s CPU, search "
+                f"{r['search s']:6.1f} s, weights stage {r['weights wall s']:6.1f} s; "
+                f"selected {r['n_selected']}; load {r['load']:.1f}"
+            )
+            log(
+                f"{'':16s} memory: input {r['input GB']:.2f} GB, RSS before the fit "
+                f"{r['RSS before fit GB']:.2f} GB, peak {r['peak RSS GB']:.2f} GB "
+                f"({r['peak RSS GB'] / r['input GB']:.2f}x the input; goal at 100k "
+                f"<= {GOAL_RSS_GB} GB)"
+            )
+            log(
+                f"{'':16s} sorting floor (one stable argsort per column) "
+                f"{r['argsort floor s']:.1f} s CPU: preparation CPU per core / floor = "
+                f"{r['prep cpu s'] / r['argsort floor s']:.1f} serial, "
+                f"{r['prep cpu s'] / n_jobs / r['argsort floor s']:.1f} per core "
+                f"(goal <= {GOAL_FLOOR}); wall goal at 100k <= {GOAL_WALL_S:.0f} s"
+            )
+    same = [
+        rows[(k, 1)]["weights"] == rows[(k, 2)]["weights"]
+        for k in args.sizes
+        if (k, 1) in rows and (k, 2) in rows
+    ]
+    if same:
+        log(f"\nn_jobs=2 weights identical to n_jobs=1: {all(same)}")
+    log(f"\nfinished {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, load {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
