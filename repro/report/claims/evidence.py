@@ -50,6 +50,9 @@ class Comparison:
     mean_b: float
     p_wilcoxon: float  # over data sets (NaN below MIN_WILCOXON data sets)
     a_ahead: bool  # a's per-data-set means better more often than not
+    # b's per-data-set means better more often than not (None: not known, a Comparison built
+    # by hand: then taken as ``not a_ahead and wins != losses``)
+    b_ahead: bool | None = None
 
     def text(self) -> str:
         p = "" if np.isnan(self.p_wilcoxon) else f", Wilcoxon p = {self.p_wilcoxon:.3g}"
@@ -99,6 +102,7 @@ def compare(
         mean_b=float(table[b].mean()),
         p_wilcoxon=p,
         a_ahead=bool(np.sum(diff > 0) > np.sum(diff < 0)),
+        b_ahead=bool(np.sum(diff < 0) > np.sum(diff > 0)),
     )
 
 
@@ -115,9 +119,10 @@ def better_verdict(c: Comparison) -> str:
 
 def not_worse_verdict(c: Comparison) -> str:
     """The verdict of "a is as good as b": the mirror of "b is better than a"."""
+    b_ahead = c.b_ahead if c.b_ahead is not None else not c.a_ahead and c.wins != c.losses
     mirrored = Comparison(
         c.b, c.a, c.metric, c.n_datasets, c.losses, c.wins, c.mean_b, c.mean_a, c.p_wilcoxon,
-        not c.a_ahead and c.wins != c.losses,
+        b_ahead,
     )  # fmt: skip
     worse = better_verdict(mirrored)
     return {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[worse]
