@@ -54,6 +54,18 @@ class Comparison:
     # by hand: then taken as ``not a_ahead and wins != losses``)
     b_ahead: bool | None = None
 
+    def mirrored(self) -> Comparison:
+        """The same comparison seen from ``b``: "b against a"."""
+        b_ahead = (
+            self.b_ahead
+            if self.b_ahead is not None
+            else (not self.a_ahead and self.wins != self.losses)
+        )
+        return Comparison(
+            self.b, self.a, self.metric, self.n_datasets, self.losses, self.wins, self.mean_b,
+            self.mean_a, self.p_wilcoxon, b_ahead, self.a_ahead,
+        )  # fmt: skip
+
     def text(self) -> str:
         p = "" if np.isnan(self.p_wilcoxon) else f", Wilcoxon p = {self.p_wilcoxon:.3g}"
         return (
@@ -119,12 +131,7 @@ def better_verdict(c: Comparison) -> str:
 
 def not_worse_verdict(c: Comparison) -> str:
     """The verdict of "a is as good as b": the mirror of "b is better than a"."""
-    b_ahead = c.b_ahead if c.b_ahead is not None else not c.a_ahead and c.wins != c.losses
-    mirrored = Comparison(
-        c.b, c.a, c.metric, c.n_datasets, c.losses, c.wins, c.mean_b, c.mean_a, c.p_wilcoxon,
-        b_ahead,
-    )  # fmt: skip
-    worse = better_verdict(mirrored)
+    worse = better_verdict(c.mirrored())
     return {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[worse]
 
 

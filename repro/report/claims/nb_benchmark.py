@@ -95,7 +95,7 @@ def best_against(ev: Evidence, a: str, metrics, others=None) -> Verdict:
         verdicts.append(v.verdict)
         top = v.evidence.split(";")[0]
         beaten = sum(k == "holds" for k in kinds)
-        lost = [c.b for c in comparisons if evidence.better_verdict(_mirror(c)) == "holds"]
+        lost = [c.b for c in comparisons if evidence.better_verdict(c.mirrored()) == "holds"]
         texts.append(
             f"{metric}: {v.verdict} ({top}; {a} significantly better than {beaten} of "
             f"{len(present)}; significantly worse than {len(lost)}"
@@ -103,13 +103,6 @@ def best_against(ev: Evidence, a: str, metrics, others=None) -> Verdict:
             + f"){_absent(absent)}"
         )
     return Verdict(evidence.conjunction(verdicts), " | ".join(texts))
-
-
-def _mirror(c: evidence.Comparison) -> evidence.Comparison:
-    return evidence.Comparison(
-        c.b, c.a, c.metric, c.n_datasets, c.losses, c.wins, c.mean_b, c.mean_a, c.p_wilcoxon,
-        not c.a_ahead and c.wins != c.losses,
-    )  # fmt: skip
 
 
 def never_worse(ev: Evidence, a: str, others, metric: str = "accuracy") -> Verdict:
