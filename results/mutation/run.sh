@@ -19,9 +19,14 @@ out=${OUT:-/tmp/repro-mutation-out/$name}
 work=$(mktemp -d "/tmp/repro-mutation-$name.XXXX")
 mkdir -p "$out"
 # the working tree (tracked files and untracked ones git does not ignore), without results/
-git -C "$ROOT" ls-files -co --exclude-standard -- repro tests datasets pyproject.toml \
+# (conf/ and experiments/: repro/conf and repro/published link to them; the registry reads them)
+git -C "$ROOT" ls-files -co --exclude-standard -- repro tests datasets pyproject.toml conf experiments \
   | (cd "$ROOT" && tar -cf - -T -) | tar -xf - -C "$work"
 cd "$work"
+# STRIP_NJIT=1: mutmut makes no mutants of decorated functions; drop the module's
+# `@njit(cache=True)` lines in the copy so its compiled kernels are mutated and run as Python
+# (add NUMBA_DISABLE_JIT=1 when compiled code elsewhere calls them)
+if [ -n "${STRIP_NJIT:-}" ]; then sed -i "/^@njit(cache=True)$/d" "$module"; fi
 # the copy's pytest options: no xdist (mutmut runs the tests in its own process)
 sed -i 's/ -n auto//' pyproject.toml
 # mutmut copies only the mutated file into mutants/: every sibling on its path is copied too
@@ -42,7 +47,9 @@ sed -i 's/ -n auto//' pyproject.toml
     done
   done
 } > setup.cfg
-export MPLBACKEND=Agg PYTHONPATH="$MUTMUT_PATH"
+# JOBLIB_MULTIPROCESSING=0: tests' joblib pools run serially (mutmut reaps children it did
+# not start and fails with a KeyError)
+export MPLBACKEND=Agg PYTHONPATH="$MUTMUT_PATH" JOBLIB_MULTIPROCESSING=0
 # MUTANTS="name ...": only those mutants (a re-check of earlier survivors after new tests)
 # shellcheck disable=SC2086
 nice -n 19 python -c "from mutmut.__main__ import cli; cli()" run --max-children 2 ${MUTANTS:-} || true
