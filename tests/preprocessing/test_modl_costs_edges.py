@@ -107,6 +107,15 @@ def test_discretization_prior_with_two_values(costs):
     np.testing.assert_array_equal(costs(2, 1, 1, a), [np.inf, LN2, np.inf])
 
 
+@pytest.mark.parametrize("costs", [criteria.discretization_partition_costs_py,
+                                   criteria.discretization_partition_costs])  # fmt: skip
+def test_discretization_prior_of_a_single_part(costs):
+    # n_parts_max = 1: pc = [+inf, ln2] (the null/informative bit only), whatever g, N and A
+    for g, n in ((0, 1), (0, 10), (3, 10), (1, 2)):
+        np.testing.assert_array_equal(costs(1, g, n, 0.5), [np.inf, LN2])
+    np.testing.assert_array_equal(costs(0, 0, 10, 0.5), [np.inf])
+
+
 def test_grouping_prior_at_granularity_one_and_seven_values():
     # V = 3, I = 2, g = 1 of G = ⌈log2 4⌉ = 2: ln2 + A + L_B(1; 2) + L_B(1; 2) + ln B(3, 2),
     # L_B(1; 2) = ln C0Max(2) = ln(1 + 2^−1) = ln 1.5, B(3, 2) = 1 + 3 = 4: ln(2·1.5²·4·A) = ln 54
@@ -202,6 +211,7 @@ def values(criteria):
     out["lf"] = list(costs.lf[:1003])
     out["part"] = [costs.part_cost(c) for c in ([500, 300, 200], [0, 1000, 0], [0, 0, 1])]
     out["disc"] = [list(criteria.discretization_partition_costs(2, g, 2, 0.25)) for g in (0, 1)]
+    out["one_part"] = list(criteria.discretization_partition_costs(1, 0, 1, 0.25))
     out["pc2006"] = list(criteria.discretization_partition_cost_2006(5, 5))
     out["log2_star"] = [criteria.log2_star(n) for n in LOG2_STAR_N]
     out["c0_max"] = [criteria.c0_max(m) for m in C0_MAX_M]
@@ -256,6 +266,7 @@ def _check_values(got: dict) -> None:
     # discretization prior with V = 2 values (see test_discretization_prior_with_two_values)
     for pc in got["disc"]:
         np.testing.assert_allclose(pc, [np.inf, LN2, LN2 + 0.25], rtol=1e-12)
+    np.testing.assert_array_equal(got["one_part"], [np.inf, LN2])  # N = 1: one part only
     # the 2006 prior ln N + ln C(N + I − 1, I − 1), N = 5: C(4 + I, I − 1) = 1, 6, 21, 56, 126
     expected = [np.inf] + [math.log(5 * b) for b in (1, 6, 21, 56, 126)]
     np.testing.assert_allclose(got["pc2006"], expected, rtol=1e-12)
