@@ -214,7 +214,7 @@ def hierarchical(
 
     ``a``, ``b``: data sets × fold scores (every fold of every repetition of the
     cross-validation, in the same order for A and B). ``options``: baycomp's ``runs`` (number of
-    repetitions of the cross-validation, default 1), ``chains`` (4), ``nsamples`` (10000 per
+    repetitions of the cross-validation, default 1), ``chains`` (4), ``nsamples`` (50000 per
     chain), ``lower_alpha``, ``upper_alpha``, ``lower_beta``, ``upper_beta``, ``upper_sigma``
     (the priors). Returns P(A better), P(practically equivalent), P(B better) on a new data set.
     Needs the package ``pystan``: an ``ImportError`` names it when it is missing.
