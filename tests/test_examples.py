@@ -1,5 +1,6 @@
 """The examples gallery (``examples/``, executed by sphinx-gallery when the site is built): each
-script runs here in a subprocess from an empty temporary working directory, within the budget,
+script runs here in a subprocess from an empty temporary working directory (a hang is stopped
+after 300 s; their speed is no test's business: 8 to 25 s alone, over 90 s on a loaded machine),
 writes nothing into the checkout nor into its working directory, and the numbers it prints are
 checked against an independent computation (the committed records and report, a cell
 recomputed with ``repro.evaluate``, scikit-learn's mutual information, a refit)."""
@@ -11,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +31,6 @@ from repro.stats import average_ranks, friedman, metric_table, signed_rank
 
 EXAMPLES = ROOT / "examples"
 TABLE3 = ROOT / "results" / "boulle2007_table3"
-#: the budget of one example on a loaded 2-core machine (they take 8 to 25 s alone)
-MAX_SECONDS = 60
 #: where an example could write by mistake: beside itself, into the records it reads, or where
 #: ``python -m repro`` and ``repro.evaluate(..., results_dir=...)`` would put its cells when run
 #: from the checkout (the rest of results/ is left out: other runs may write there meanwhile)
@@ -67,14 +65,11 @@ def run_example(name: str, tmp_path: Path) -> tuple[str, dict | None]:
         "REPRO_EXAMPLE_SUMMARY": str(summary),
     }
     before = checkout_files()
-    start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / f"{name}.py")],
         cwd=work, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    seconds = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert seconds < MAX_SECONDS, f"{name} took {seconds:.0f} s"
     assert list(work.iterdir()) == [], "the example wrote into its working directory"
     assert checkout_files() == before, "the example wrote into the checkout"
     return proc.stdout, json.loads(summary.read_text()) if summary.exists() else None
