@@ -17,27 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# the universal codes written independently of the module (test_modl_costs.py's oracles)
+from test_modl_costs import LN2, bounded_code, c0_max, log2_star  # noqa: E402
+
 from repro.preprocessing.modl import criteria
-
-LN2 = math.log(2)
-
-
-def log2_star(n: int) -> float:
-    """Σ_{j≥1} of the positive iterates log2(log2(…(n))) (written here, not the module's)."""
-    total, x = 0.0, math.log2(n)
-    while x > 0:
-        total, x = total + x, math.log2(x)
-    return total
-
-
-def c0_max(m: int) -> float:
-    """C0Max(M) = Σ_{k=1..M} 2^−log2*(k), summed directly."""
-    return sum(2.0 ** -log2_star(k) for k in range(1, m + 1))
-
-
-def bounded_code(n: int, m: int) -> float:
-    """L_B(n; M) = ln C0Max(M) + ln2·log2*(n)."""
-    return math.log(c0_max(m)) + LN2 * log2_star(n)
 
 
 def bell(v: int, k: int) -> int:
