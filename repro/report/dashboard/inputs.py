@@ -26,7 +26,7 @@ PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
 #: the dashboard's own folder of the output folder (its figures and ``rows.json``)
 FIGURES = "dashboard"
 #: folders of the results folder that are not an experiment's
-NOT_EXPERIMENTS = ("benchmarks", FIGURES, "default", "mutation")
+NOT_EXPERIMENTS = ("benchmarks", FIGURES, "default", "mutation", "slow_tests")
 
 
 class DashboardError(ValueError):
