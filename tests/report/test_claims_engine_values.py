@@ -543,6 +543,7 @@ def test_not_worse_verdict_is_the_mirror_of_b_better(
     c = Comparison("a", "b", "m", n, wins, losses, 0.8, 0.7, p, a_ahead, b_ahead)
     assert evidence.not_worse_verdict(c) == expected
     mirrored = Comparison("b", "a", "m", n, losses, wins, 0.7, 0.8, p, b_ahead, a_ahead)
+    assert c.mirrored() == mirrored
     assert MIRROR[evidence.better_verdict(mirrored)] == expected
 
 
