@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from repro.config import jsonable
 from repro.evaluation.metrics import PROBA_FLOOR
@@ -287,7 +288,10 @@ def read_records(path) -> pd.DataFrame:
     """All records under a file or directory (``**/*.parquet``, checkpoints excluded).
 
     In a directory, an unreadable file is skipped with a :class:`CorruptFileWarning` (the runner
-    recomputes it on its next visit); an unreadable single file is a ``ValueError``."""
+    recomputes it on its next visit); an unreadable single file is a ``ValueError``. The frame is
+    the one ``pd.concat`` of the files' frames gives, in sorted file order (a folder holds
+    thousands of small files: they are read as Arrow tables and converted once per schema,
+    :func:`concat_tables_as_pandas`)."""
     path = Path(path)
     if path.is_file():
         try:
@@ -297,21 +301,42 @@ def read_records(path) -> pd.DataFrame:
     files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p))
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
-    frames = []
+    tables = []
     for file in files:
-        frame = read_checked(file)
-        if frame is None:
+        try:
+            tables.append(pq.read_table(file))
+        except FileNotFoundError:
+            continue
+        except READ_ERRORS:
             warnings.warn(
                 f"skipped {file}: not a readable Parquet file (a damaged result file; running "
                 "its cell again recomputes it)",
                 CorruptFileWarning,
                 stacklevel=2,
             )
-            continue
-        frames.append(frame)
-    if not frames:
+    if not tables:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
-    return pd.concat(frames, ignore_index=True)
+    return concat_tables_as_pandas(tables)
+
+
+def concat_tables_as_pandas(tables: list[pa.Table]) -> pd.DataFrame:
+    """``pd.concat([t.to_pandas() for t in tables], ignore_index=True)``, converted to pandas
+    once per distinct schema rather than once per table: the tables of one schema are
+    concatenated by Arrow, the groups by pandas (which fills a column a group lacks with NaN and
+    finds the common dtype, as it does table by table), and the rows put back in table order."""
+    groups: dict[pa.Schema, list[int]] = {}
+    plain = [t.replace_schema_metadata(None) for t in tables]
+    for i, table in enumerate(plain):
+        groups.setdefault(table.schema, []).append(i)
+    if len(groups) == 1:
+        return pa.concat_tables(plain).to_pandas()
+    frames, order = [], []
+    for members in groups.values():
+        frames.append(pa.concat_tables([plain[i] for i in members]).to_pandas())
+        order.append(np.repeat(members, [plain[i].num_rows for i in members]))
+    out = pd.concat(frames, ignore_index=True)
+    rank = np.argsort(np.concatenate(order), kind="stable")
+    return out.take(rank).reset_index(drop=True)
 
 
 #: the metrics of a cell's summary: the predictive ones on the test split, model size and time

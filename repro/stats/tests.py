@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from repro.stats.configurations import refuse_pooled
 
@@ -152,7 +152,10 @@ def _paired_t(ref: np.ndarray, other: np.ndarray) -> tuple[float, float]:
     - every difference identical (zero variance of the differences): t = 0, p = 1 when the
       differences are all 0 (identical folds → tie), t = ±inf, p = 0 otherwise (the limit of the
       test when the spread vanishes: a constant non-zero shift on every fold);
-    - else :func:`scipy.stats.ttest_rel`.
+    - else t = mean(d) / sqrt(var(d) / n) (var with n − 1 in the denominator) and
+      p = 2 · T_{n−1}(−|t|), Student's t distribution function: what
+      :func:`scipy.stats.ttest_rel` computes (to a few units in the last place), without its
+      input checks, which cost 20 times the test on the claims' ten thousand calls.
     """
     diff = ref - other
     n = diff.size
@@ -163,8 +166,8 @@ def _paired_t(ref: np.ndarray, other: np.ndarray) -> tuple[float, float]:
         if abs(d) <= 1e-12:
             return 0.0, 1.0
         return float(np.sign(d) * np.inf), 0.0
-    res = stats.ttest_rel(ref, other)
-    return float(res.statistic), float(res.pvalue)
+    t = float(np.mean(diff) / np.sqrt(np.var(diff, ddof=1) / n))
+    return t, float(2.0 * special.stdtr(n - 1, -abs(t)))
 
 
 def paired_t_wins_losses(

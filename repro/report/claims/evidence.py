@@ -83,7 +83,11 @@ def compare(
     datasets=None,
 ) -> Comparison:
     """:class:`Comparison` of ``a`` and ``b`` on the data sets where both ran (or ``datasets``)."""
-    sub = records[records["method"].isin([a, b]) & (records["split"] == "test")]
+    sub = records[
+        records["method"].isin([a, b])
+        & (records["split"] == "test")
+        & (records["metric"] == metric)
+    ]
     if datasets is not None:
         sub = sub[sub["dataset"].isin(list(datasets))]
     for m in (a, b):
