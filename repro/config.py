@@ -160,7 +160,8 @@ def compose(overrides: list[str] = (), return_hydra_config: bool = False) -> Dic
 
 def experiment_config(name: str, overrides: list[str] = ()) -> dict:
     """The composed configuration of an experiment, with its sweep parameters resolved
-    (``out["sweep"]``: key → list of values of the experiment's multirun)."""
+    (``out["sweep"]``: key → list of values of the experiment's multirun; ``out["sweep_exclude"]``:
+    the entries of ``hydra.sweeper.exclude``, the cells its bound leaves out)."""
     valid = experiment_names()
     if name not in valid:
         raise ValueError(f"Unknown experiment {name!r}; valid experiments: {', '.join(valid)}")
@@ -173,6 +174,8 @@ def experiment_config(name: str, overrides: list[str] = ()) -> dict:
     out = OmegaConf.to_container(cfg, resolve=False)
     out.pop("hydra", None)
     out["sweep"] = {k: [v.strip() for v in str(val).split(",")] for k, val in sweep.items()}
+    exclude = cfg.hydra.sweeper.get("exclude")
+    out["sweep_exclude"] = OmegaConf.to_container(exclude, resolve=True) if exclude else []
     return out
 
 

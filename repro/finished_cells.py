@@ -17,7 +17,7 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
@@ -135,6 +135,41 @@ def pending_jobs(
         report_read_cell(number, config.overrides, read)
         sys.stdout.flush()
     return pending
+
+
+def excluded_jobs(
+    jobs: Sequence[Sequence[str]], exclude
+) -> tuple[list[list[str]], list[list[str]]]:
+    """(the jobs to keep, the jobs left out by a sweep's bound), each in order.
+
+    ``exclude`` (``hydra.sweeper.exclude``): a list of entries ``{key: value or [values]}``; a
+    job is left out when, for every key of one entry, the job's override of that key
+    (``method=svm_tuned``) has one of the entry's values. An entry
+    ``{method: [lr_tuned, svm_tuned], dataset: pendigits}`` leaves out two cells."""
+    entries = []
+    for entry in exclude or []:
+        if not isinstance(entry, Mapping) or not entry:
+            raise ValueError(
+                "hydra.sweeper.exclude must be a list of {key: value or [values]} entries, "
+                f"e.g. [{{method: svm_tuned, dataset: pendigits}}]; got the entry {entry!r}"
+            )
+        entries.append(
+            {
+                str(k): {
+                    str(x)
+                    for x in (v if isinstance(v, Sequence) and not isinstance(v, str) else [v])
+                }
+                for k, v in entry.items()
+            }
+        )
+    kept, dropped = [], []
+    for job in jobs:
+        given = dict(o.partition("=")[::2] for o in job)
+        left_out = any(
+            all(given.get(k) in values for k, values in entry.items()) for entry in entries
+        )
+        (dropped if left_out else kept).append(list(job))
+    return kept, dropped
 
 
 def _may_hold_records(compose, jobs) -> bool:

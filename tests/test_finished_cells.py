@@ -13,6 +13,7 @@ from omegaconf import OmegaConf
 
 from repro.config import compose
 from repro.evaluation.records import config_hash
+from repro.finished_cells import excluded_jobs
 from repro.sweep_configs import job_configs
 
 GRID = ["-m", "method=nb_gaussian,nb_ef", "dataset=iris,wine"]
@@ -60,6 +61,37 @@ def test_a_finished_sweep_launches_no_job_and_changes_no_file(tmp_path):
     assert [ln.split(":")[0] for ln in read_lines(again.stdout)] == [
         f"read {m} on {d}" for m in ("nb_gaussian", "nb_ef") for d in ("iris", "wine")
     ]
+
+
+def test_the_sweeps_bound_leaves_its_cells_out(tmp_path):
+    """hydra.sweeper.exclude: nb_ef on wine is not launched (and said so); the other three are."""
+    proc = run([*GRID, "hydra.sweeper.exclude=[{method:nb_ef,dataset:wine}]"], tmp_path)
+    assert launched(proc) == [
+        "method=nb_gaussian dataset=iris progress=False",
+        "method=nb_gaussian dataset=wine progress=False",
+        "method=nb_ef dataset=iris progress=False",
+    ]
+    assert "left out by the sweep's bound (hydra.sweeper.exclude): 1 cell(s): " in proc.stdout
+    assert not (tmp_path / "results" / "default" / "wine" / "nb_ef.parquet").exists()
+    assert (tmp_path / "results" / "default" / "iris" / "nb_ef.parquet").exists()
+    # a list of values leaves out every combination; a malformed entry stops before any job
+    both = run(
+        [*GRID, "hydra.sweeper.exclude=[{method:[nb_ef,nb_gaussian],dataset:wine}]"], tmp_path
+    )
+    assert "2 cell(s)" in both.stdout and len(launched(both)) == 0  # iris cells: read, finished
+    bad = run([*GRID, "hydra.sweeper.exclude=[nb_ef]"], tmp_path, check=False)
+    assert bad.returncode != 0 and "hydra.sweeper.exclude must be a list of" in bad.stderr
+
+
+def test_excluded_jobs_by_hand():
+    jobs = [["method=a", "dataset=x"], ["method=a", "dataset=y"], ["method=b", "dataset=x"]]
+    assert excluded_jobs(jobs, []) == (jobs, [])
+    assert excluded_jobs(jobs, [{"dataset": "x"}]) == ([jobs[1]], [jobs[0], jobs[2]])
+    kept, dropped = excluded_jobs(jobs, [{"method": ["a", "c"], "dataset": "y"}, {"method": "b"}])
+    assert kept == [jobs[0]] and dropped == [jobs[1], jobs[2]]
+    for bad in ([{}], ["method=a"], [{"method": "a"}, 3]):
+        with pytest.raises(ValueError, match="hydra.sweeper.exclude must be a list of"):
+            excluded_jobs(jobs, bad)
 
 
 def test_a_half_finished_sweep_computes_exactly_the_others(tmp_path):

@@ -355,8 +355,10 @@ def completeness(
     datasets,
     n_folds: int = 10,
     failed: pd.DataFrame | None = None,
+    excluded=(),
 ) -> pd.DataFrame:
-    """Per planned method: ``planned`` cells (one per planned data set), ``done`` (all
+    """Per method: ``bound`` (its cells in ``excluded``, the (method, data set) pairs a bound
+    leaves out of the plan), ``planned`` cells (one per other data set), ``done`` (all
     ``n_folds`` test folds stored), ``partial`` (some), ``dnf`` (a fold stopped at its time
     budget in the records, :func:`dnf_cells`, or an error file with that status), ``failed`` (an
     error file, :func:`failures`), ``unfinished`` (checkpoints only), ``missing`` (nothing yet).
@@ -378,10 +380,12 @@ def completeness(
         # an error file beats a checkpoint folder: the cell stopped
         if key not in status_of or status_of[key] == "unfinished":
             status_of[key] = row.status
+    excluded = set(excluded)
     rows = []
     for m in methods:
         counts = dict.fromkeys(["done", "dnf", "failed", "partial", "unfinished", "missing"], 0)
-        for d in datasets:
+        out = [d for d in datasets if (m, d) in excluded]
+        for d in (d for d in datasets if (m, d) not in excluded):
             k = int(folds.get((m, d), 0))
             status = status_of.get((m, d))
             if (m, d) in late:  # a fold stopped at its budget: in the records themselves
@@ -398,7 +402,7 @@ def completeness(
                 counts["failed"] += 1
             else:
                 counts["missing"] += 1
-        rows.append({"method": m, "planned": len(datasets), **counts})
+        rows.append({"method": m, "bound": len(out), "planned": len(datasets) - len(out), **counts})
     frame = pd.DataFrame(rows).set_index("method")
     frame.loc["all"] = frame.sum(axis=0)
     return frame.astype(int)

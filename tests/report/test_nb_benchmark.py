@@ -102,6 +102,31 @@ def test_a_cell_with_a_fold_over_its_budget_is_listed_not_ranked(tmp_path):
     assert "| d3 | c | dnf | 9 | 1 of 10 folds stopped at the time budget (ran 60 s) |" in text
 
 
+def test_cells_left_out_by_the_bound_are_neither_planned_nor_ranked(tmp_path):
+    """A bound leaving out c on d2 and d3: c is planned on d0 and d1 only (done 2 of 2), its
+    records on d2 and d3 are not ranked (the ranked block is d0, d1: a 1, 1.5; b 2, 1.5; c 3,
+    3), and the report lists the two cells."""
+    comp = lb.completeness(
+        hand_records(),
+        ["a", "b", "c"],
+        ["d0", "d1", "d2", "d3"],
+        excluded={("c", "d2"), ("c", "d3")},
+    )
+    assert comp.loc["c", ["bound", "planned", "done", "missing"]].tolist() == [2, 2, 2, 0]
+    assert comp.loc["a", ["bound", "planned", "done"]].tolist() == [0, 4, 4]
+    assert comp.loc["all", ["bound", "planned", "done"]].tolist() == [2, 10, 10]
+    cfg = {"methods": ["a", "b", "c"], "datasets": ["d0", "d1", "d2", "d3"], "nsamples": 2000,
+           "results_folder": str(tmp_path), "cd_metrics": [], "min_share": 0.5,
+           "exclude": [{"method": "c", "dataset": ["d2", "d3"]}]}  # fmt: skip
+    benchmark(hand_records(), tmp_path / "out", cfg)
+    board = pd.read_csv(tmp_path / "out" / "leaderboard_accuracy.csv", index_col=0)
+    assert board.loc[["a", "b", "c"], "average_rank"].tolist() == pytest.approx([1.25, 1.75, 3.0])
+    assert board.loc["c", "datasets"] == 2
+    text = (tmp_path / "out" / "LEADERBOARD.md").read_text()
+    assert "left out by the bound: 2" in text and "Cells done: 10 of 10 planned (100%)" in text
+    assert "- d2: c\n- d3: c\n" in text
+
+
 def test_pareto_front_and_correction():
     score = pd.Series({"a": 0.85, "b": 0.825, "c": 0.735, "d": 0.80})
     cost = pd.Series({"a": 1.0, "b": 0.1, "c": 0.01, "d": 0.5})  # d: slower and worse than b

@@ -2,6 +2,9 @@
 that, before validating and launching the jobs of a sweep, reads and reports the cells already
 finished (:func:`repro.finished_cells.pending_jobs`) and launches only the others.
 ``hydra.sweeper.skip_finished=false`` (or ``hydra/sweeper=basic``) launches every job.
+``hydra.sweeper.exclude`` (a list of ``{key: value or [values]}``) leaves the matching jobs out of
+the sweep, named on the console: an experiment's bound (:func:`repro.finished_cells.excluded_jobs`;
+``hydra.sweeper.exclude=[]`` runs them).
 
 A Hydra plugin lives in the ``hydra_plugins`` namespace: :func:`repro.finished_cells.use_sweeper`
 puts this folder's parent on the module path and registers the class.
@@ -15,8 +18,14 @@ from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 class FinishedCellsSweeper(BasicSweeper):
     """:class:`BasicSweeper` whose jobs are those of the sweep's cells that are not finished."""
 
-    def __init__(self, max_batch_size=None, params=None, skip_finished: bool = True) -> None:
+    def __init__(
+        self, max_batch_size=None, params=None, skip_finished: bool = True, exclude=None
+    ) -> None:
         super().__init__(max_batch_size=max_batch_size, params=params)
+        from repro.finished_cells import excluded_jobs
+
+        excluded_jobs([], exclude)  # a malformed list fails here, before any job
+        self.exclude = exclude
         if not isinstance(skip_finished, bool):
             raise ValueError(
                 f"hydra.sweeper.skip_finished must be true or false, got {skip_finished!r}"
@@ -25,10 +34,17 @@ class FinishedCellsSweeper(BasicSweeper):
 
     def split_arguments(self, overrides, max_batch_size):
         """The batches of the jobs to launch (the finished cells read and left out)."""
-        (jobs,) = BasicSweeper.split_arguments(overrides, None)
-        if self.skip_finished:
-            from repro.finished_cells import pending_jobs
+        from repro.finished_cells import excluded_jobs, pending_jobs
 
+        (jobs,) = BasicSweeper.split_arguments(overrides, None)
+        jobs, dropped = excluded_jobs(jobs, self.exclude)
+        if dropped:
+            print(
+                f"left out by the sweep's bound (hydra.sweeper.exclude): {len(dropped)} cell(s): "
+                + "; ".join(" ".join(job) for job in dropped),
+                flush=True,
+            )
+        if self.skip_finished:
             loader = self.hydra_context.config_loader
             jobs = pending_jobs(lambda job: loader.load_sweep_config(self.config, job), jobs)
         if not jobs:

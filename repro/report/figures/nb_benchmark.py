@@ -29,7 +29,9 @@ Keys of the ``report:`` section (beside the generic ones): ``metrics`` (default:
 :data:`~repro.report.leaderboard.METRICS`), ``cd_metrics`` ([accuracy, auc,
 compression_rate]), ``min_share`` (0.5), ``rope`` (0.01), ``nsamples`` (50000),
 ``datasets`` (the planned data sets; default: the experiment's sweep), ``n_folds`` (10),
-``bound`` (a sentence: how the run was bounded, printed in the report), ``left_out`` ({data set
+``bound`` (a sentence: how the run was bounded, printed in the report), ``exclude`` (the cells
+the bound leaves out; default: the experiment's ``hydra.sweeper.exclude``, which the sweep skips:
+they are neither planned nor ranked, and are listed), ``left_out`` ({data set
 or group: why}, printed in the report), ``substitutes`` (data sets that stand in for a paper's,
 named in the report).
 """
@@ -86,6 +88,29 @@ def planned_datasets(report_cfg) -> list[str]:
     return list(experiment_config(name)["sweep"].get("dataset", []))
 
 
+def bound_cells(report_cfg, methods, datasets) -> set[tuple[str, str]]:
+    """The (method, data set) cells the sweep's bound leaves out: ``report.exclude``, else,
+    when the plan is the experiment's sweep (no ``report.datasets``), its
+    ``hydra.sweeper.exclude``; an entry's ``method`` and ``dataset`` values, every planned one
+    when the entry omits that key."""
+    entries = report_cfg.get("exclude")
+    if entries is None and report_cfg.get("datasets"):
+        entries = []
+    if entries is None:
+        from repro.config import experiment_config
+
+        name = report_cfg.get("experiment", EXPERIMENT)
+        entries = experiment_config(name).get("sweep_exclude") or []
+    cells = set()
+    for entry in entries:
+        picked = {}
+        for key, planned in (("method", methods), ("dataset", datasets)):
+            values = entry.get(key, list(planned))
+            picked[key] = [values] if isinstance(values, str) else list(values)
+        cells |= {(m, d) for m in picked["method"] for d in picked["dataset"]}
+    return cells
+
+
 def records_folder(out_dir, report_cfg) -> Path:
     """Where the cells' records and error files lie: ``<paths.results>/<experiment>``, or
     ``report.results_folder``, else the report folder."""
@@ -100,24 +125,42 @@ def records_folder(out_dir, report_cfg) -> Path:
 
 
 # --- sections -----------------------------------------------------------------------------
-def completeness_section(comp: pd.DataFrame, fails: pd.DataFrame, bound: str | None) -> str:
+def completeness_section(
+    comp: pd.DataFrame, fails: pd.DataFrame, bound: str | None, bound_out=()
+) -> str:
+    """``bound``: how the run was bounded (a sentence); ``bound_out``: the (method, data set)
+    cells the bound leaves out, listed per data set."""
     total = comp.loc["all"]
     share = total["done"] / total["planned"] if total["planned"] else 0.0
     lines = [
         "## How complete the store is\n\n",
-        f"Cells done: {total['done']} of {total['planned']} planned ({share:.0%}); "
+        (
+            f"Cells of the methods × data sets grid left out by the bound: {total['bound']} "
+            "(listed below); the others are planned. "
+            if total["bound"]
+            else ""
+        )
+        + f"Cells done: {total['done']} of {total['planned']} planned ({share:.0%}); "
         f"did not finish (over the time budget): {total['dnf']}; failed: {total['failed']}; "
         f"partial (some folds stored): {total['partial']}; unfinished (checkpoints only): "
         f"{total['unfinished']}; not run yet: {total['missing']}.\n",
     ]
     if bound:
         lines.append(f"\nBound of the run: {bound}\n")
+    if bound_out:
+        per_set: dict[str, list[str]] = {}
+        for m, d in sorted(bound_out):
+            per_set.setdefault(d, []).append(_name(m))
+        lines.append("\nLeft out by the bound (`hydra.sweeper.exclude=[]` runs them too):\n\n")
+        lines += [f"- {d}: {', '.join(names)}\n" for d, names in sorted(per_set.items())]
     if total["done"] < total["planned"]:
         lines.append(
             "\nEvery number below is over the cells stored so far: the leaderboards rank the "
             "methods on the data sets where all the ranked methods have records.\n"
         )
     frame = comp.rename(index=_name)
+    if not total["bound"]:
+        frame = frame.drop(columns="bound")
     lines += ["\n", _table(frame)]
     if len(fails):
         lines += [
@@ -396,6 +439,10 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     metrics = [m for m in metrics if (records["metric"] == m).any()]
     min_share = float(report_cfg.get("min_share", 0.5))
     records = records[records["method"].isin(methods) & records["dataset"].isin(datasets)]
+    bound = bound_cells(report_cfg, methods, datasets)
+    if bound:  # the bound's cells are not in the plan: their records, if any, are not ranked
+        cell = pd.MultiIndex.from_frame(records[["method", "dataset"]])
+        records = records[~cell.isin(list(bound))]
     written: list[Path] = []
 
     fails = lb.failures(records_folder(out_dir, report_cfg))
@@ -412,7 +459,9 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         )
         fails = pd.concat([fails, rows[fails.columns]], ignore_index=True)
     fails = fails[fails["method"].isin(methods)].sort_values(["dataset", "method"])
-    comp = lb.completeness(records, methods, datasets, int(report_cfg.get("n_folds", 10)), fails)
+    fails = fails[[(m, d) not in bound for m, d in zip(fails["method"], fails["dataset"])]]
+    n_folds = int(report_cfg.get("n_folds", 10))
+    comp = lb.completeness(records, methods, datasets, n_folds, fails, excluded=bound)
     comp.to_csv(out_dir / "completeness.csv")
     fails.to_csv(out_dir / "failures.csv", index=False)
     written += [out_dir / "completeness.csv", out_dir / "failures.csv"]
@@ -427,7 +476,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
             f"Substitutes among the {len(datasets)} planned data sets (another form of a "
             f"paper's set, or a stand-in): {', '.join(subs)}.\n\n"
         )
-    text.append(completeness_section(comp, fails, report_cfg.get("bound")))
+    text.append(completeness_section(comp, fails, report_cfg.get("bound"), bound))
     if report_cfg.get("left_out"):
         text.append("\n### Data sets left out of the plan\n\n")
         text += [f"- {k}: {v}\n" for k, v in dict(report_cfg["left_out"]).items()]
