@@ -33,6 +33,10 @@ READ_KEYS = (
     "report_keys", "task", "force", "verbose", "backend", "n_jobs", "timeout",
 )  # fmt: skip
 
+#: the keys of how a cell runs (cores, time budget, console, backend), which its records do not
+#: depend on
+RUN_KEYS = ("n_jobs", "timeout", "progress", "verbose", "backend", "force")
+
 #: where :func:`use_sweeper` finds the sweeper's Hydra plugin (``hydra_plugins.repro_sweeper``)
 PLUGIN_ROOT = Path(__file__).resolve().parent / "plugins"
 
@@ -100,12 +104,15 @@ def failure_file(
     """Where a failed cell leaves its error, beside the results of its data set (removed when the
     cell later succeeds): ``<method>.<hash of the overrides>.error.json``, named from the
     command line, as the cell may fail before it exists (``dataset_key``: the key of
-    ``cfg.dataset``, when known)."""
+    ``cfg.dataset``, when known). Overrides of how a cell runs, not of what it computes
+    (:data:`RUN_KEYS`: ``n_jobs=2``, ``timeout=1800``, ...), are not in the name: a cell that
+    failed with them and succeeds without them clears its error."""
     from repro.evaluation.cells import catalog_key, failure_path
     from repro.evaluation.records import config_hash
 
     key = dataset_key or catalog_key(OmegaConf.to_container(cfg.dataset, resolve=True))
-    name = f"{method}.{config_hash({'overrides': sorted(overrides)})}"
+    named = [o for o in overrides if o.partition("=")[0].lstrip("+~") not in RUN_KEYS]
+    name = f"{method}.{config_hash({'overrides': sorted(named)})}"
     return failure_path(cfg.results_dir, str(cfg.experiment_name), key, name)
 
 

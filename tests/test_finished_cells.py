@@ -155,10 +155,13 @@ def test_a_finished_cell_clears_its_old_error_file(tmp_path):
     """As its job did, a cell read before the launch removes the error file that a failed run of
     the same overrides left beside it (named from them: ``<method>.<hash>.error.json``)."""
     run(GRID, tmp_path)
-    failed = run(["-m", "method=nb_ef", "method.n_bins=0", "dataset=iris"], tmp_path, False)
+    bad = ["-m", "method=nb_ef", "method.n_bins=0", "dataset=iris"]
+    failed = run([*bad, "n_jobs=1", "timeout=60"], tmp_path, False)
     (error,) = (tmp_path / "results/default/iris").glob("nb_ef.*.error.json")
     assert failed.returncode == 1 and "n_bins must be" in error.read_text()
-    overrides = ["method=nb_ef", "dataset=iris", "progress=False"]  # the job's, as Hydra has them
+    # named from what the cell computes: n_jobs, timeout and progress are not in the name
+    assert error.name == f"nb_ef.{config_hash({'overrides': sorted(bad[1:])})}.error.json"
+    overrides = ["method=nb_ef", "dataset=iris"]  # the job's, as Hydra has them, but progress
     name = f"nb_ef.{config_hash({'overrides': sorted(overrides)})}.error.json"
     moved = error.rename(error.with_name(name))  # as if the job of GRID had failed
     proc = run(GRID, tmp_path)
