@@ -22,7 +22,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import tempfile
+import uuid
 import warnings
 from pathlib import Path
 
@@ -262,11 +262,13 @@ def is_current(path, chash: str) -> bool:
 
 
 def write_atomic(frame: pd.DataFrame, path: Path) -> None:
-    """Write a Parquet file so that readers never see a partial file."""
+    """Write a Parquet file so that readers never see a partial file: a temporary file of a
+    unique name beside it, then ``os.replace``. The file gets the permissions of any file the
+    user creates (the umask's), not ``mkstemp``'s owner-only ones: a results folder shared on a
+    cluster stays readable by the group."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:
         frame.to_parquet(tmp, index=False)
         os.replace(tmp, path)

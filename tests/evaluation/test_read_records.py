@@ -1,11 +1,14 @@
 """read_records on a folder of files with different schemas: the frame ``pd.concat`` of the
 files' frames gives, in sorted file order (it converts once per schema, not per file)."""
 
+import os
+import stat
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from repro.evaluation.records import read_records
+from repro.evaluation.records import read_records, write_atomic
 
 
 def _write(path, frame):
@@ -69,3 +72,17 @@ def test_one_schema_is_the_plain_concatenation(tmp_path):
     for i, frame in enumerate(frames):
         _write(tmp_path / f"{i}.parquet", frame)
     pd.testing.assert_frame_equal(read_records(tmp_path), pd.concat(frames, ignore_index=True))
+
+
+def test_a_written_record_file_has_the_permissions_of_the_umask(tmp_path):
+    """write_atomic: the permissions of a file the user creates (0o666 less the umask; 0o640
+    under umask 027), not the owner-only 0o600 of a mkstemp file; no temporary file is left."""
+    previous = os.umask(0o027)
+    try:
+        write_atomic(_cell("nb", 2), tmp_path / "d" / "nb.parquet")
+    finally:
+        os.umask(previous)
+    mode = stat.S_IMODE((tmp_path / "d" / "nb.parquet").stat().st_mode)
+    assert mode == 0o640
+    assert [p.name for p in (tmp_path / "d").iterdir()] == ["nb.parquet"]
+    pd.testing.assert_frame_equal(read_records(tmp_path), _cell("nb", 2))
