@@ -125,6 +125,8 @@ def test_cells_left_out_by_the_bound_are_neither_planned_nor_ranked(tmp_path):
     text = (tmp_path / "out" / "LEADERBOARD.md").read_text()
     assert "left out by the bound: 2" in text and "Cells done: 10 of 10 planned (100%)" in text
     assert "- d2: c\n- d3: c\n" in text
+    # no failure: failures.csv keeps its header
+    assert (tmp_path / "out" / "failures.csv").read_text().startswith("dataset,method,status,")
 
 
 def test_pareto_front_and_correction():

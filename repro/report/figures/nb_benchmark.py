@@ -459,7 +459,8 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         )
         fails = pd.concat([fails, rows[fails.columns]], ignore_index=True)
     fails = fails[fails["method"].isin(methods)].sort_values(["dataset", "method"])
-    fails = fails[[(m, d) not in bound for m, d in zip(fails["method"], fails["dataset"])]]
+    kept = [(m, d) not in bound for m, d in zip(fails["method"], fails["dataset"], strict=True)]
+    fails = fails[np.array(kept, dtype=bool)]  # a boolean mask, also when there is no row
     n_folds = int(report_cfg.get("n_folds", 10))
     comp = lb.completeness(records, methods, datasets, n_folds, fails, excluded=bound)
     comp.to_csv(out_dir / "completeness.csv")
