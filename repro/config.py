@@ -15,6 +15,7 @@ as package data: in a checkout these are symlinks to ``conf/``, ``experiments/``
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -177,6 +178,24 @@ def experiment_config(name: str, overrides: list[str] = ()) -> dict:
     exclude = cfg.hydra.sweeper.get("exclude")
     out["sweep_exclude"] = OmegaConf.to_container(exclude, resolve=True) if exclude else []
     return out
+
+
+def exclude_entries(exclude) -> list[dict[str, set[str]]]:
+    """The entries of ``hydra.sweeper.exclude``, checked: each a mapping ``{key: value or
+    [values]}`` made ``{key: {values as str}}``; a cell (job) is left out of a sweep when, for
+    every key of one entry, its override of that key has one of the values. Anything else is a
+    ValueError with an example."""
+    entries = []
+    for entry in exclude or []:
+        if not isinstance(entry, Mapping) or not entry:
+            raise ValueError(
+                "hydra.sweeper.exclude must be a list of {key: value or [values]} entries, "
+                f"e.g. [{{method: svm_tuned, dataset: pendigits}}]; got the entry {entry!r}"
+            )
+        listed = {k: v if isinstance(v, Sequence) and not isinstance(v, str) else [v]
+                  for k, v in entry.items()}  # fmt: skip
+        entries.append({str(k): {str(x) for x in v} for k, v in listed.items()})
+    return entries
 
 
 def jsonable(value):

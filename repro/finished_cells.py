@@ -17,12 +17,12 @@ import functools
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
-from repro.config import declared_protocol
+from repro.config import declared_protocol, exclude_entries
 from repro.registry import method_params
 from repro.sweep_configs import JobConfig, job_configs
 from repro.sweep_status import report_read_cell
@@ -149,26 +149,11 @@ def excluded_jobs(
 ) -> tuple[list[list[str]], list[list[str]]]:
     """(the jobs to keep, the jobs left out by a sweep's bound), each in order.
 
-    ``exclude`` (``hydra.sweeper.exclude``): a list of entries ``{key: value or [values]}``; a
-    job is left out when, for every key of one entry, the job's override of that key
-    (``method=svm_tuned``) has one of the entry's values. An entry
-    ``{method: [lr_tuned, svm_tuned], dataset: pendigits}`` leaves out two cells."""
-    entries = []
-    for entry in exclude or []:
-        if not isinstance(entry, Mapping) or not entry:
-            raise ValueError(
-                "hydra.sweeper.exclude must be a list of {key: value or [values]} entries, "
-                f"e.g. [{{method: svm_tuned, dataset: pendigits}}]; got the entry {entry!r}"
-            )
-        entries.append(
-            {
-                str(k): {
-                    str(x)
-                    for x in (v if isinstance(v, Sequence) and not isinstance(v, str) else [v])
-                }
-                for k, v in entry.items()
-            }
-        )
+    ``exclude`` (``hydra.sweeper.exclude``, :func:`repro.config.exclude_entries`): a job is left
+    out when, for every key of one entry, the job's override of that key (``method=svm_tuned``)
+    has one of the entry's values. An entry ``{method: [lr_tuned, svm_tuned], dataset:
+    pendigits}`` leaves out two cells."""
+    entries = exclude_entries(exclude)
     kept, dropped = [], []
     for job in jobs:
         given = dict(o.partition("=")[::2] for o in job)

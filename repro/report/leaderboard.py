@@ -384,8 +384,8 @@ def completeness(
     rows = []
     for m in methods:
         counts = dict.fromkeys(["done", "dnf", "failed", "partial", "unfinished", "missing"], 0)
-        out = [d for d in datasets if (m, d) in excluded]
-        for d in (d for d in datasets if (m, d) not in excluded):
+        planned = [d for d in datasets if (m, d) not in excluded]
+        for d in planned:
             k = int(folds.get((m, d), 0))
             status = status_of.get((m, d))
             if (m, d) in late:  # a fold stopped at its budget: in the records themselves
@@ -402,7 +402,8 @@ def completeness(
                 counts["failed"] += 1
             else:
                 counts["missing"] += 1
-        rows.append({"method": m, "bound": len(out), "planned": len(datasets) - len(out), **counts})
+        bound = len(datasets) - len(planned)
+        rows.append({"method": m, "bound": bound, "planned": len(planned), **counts})
     frame = pd.DataFrame(rows).set_index("method")
     frame.loc["all"] = frame.sum(axis=0)
     return frame.astype(int)

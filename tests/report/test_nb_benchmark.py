@@ -22,7 +22,7 @@ import yaml
 from repro.report import leaderboard as lb
 from repro.report.claims import nb_benchmark as rules
 from repro.report.claims.engine import Evidence, read_claims, rule_function
-from repro.report.figures.nb_benchmark import benchmark
+from repro.report.figures.nb_benchmark import benchmark, plan
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT.parent / "shared" / "papers"
@@ -127,6 +127,15 @@ def test_cells_left_out_by_the_bound_are_neither_planned_nor_ranked(tmp_path):
     assert "- d2: c\n- d3: c\n" in text
     # no failure: failures.csv keeps its header
     assert (tmp_path / "out" / "failures.csv").read_text().startswith("dataset,method,status,")
+
+
+def test_the_plan_leaves_out_cells_only_for_method_and_data_set_entries():
+    """An entry with another key (a seed) leaves out configurations, not cells: no cell; an
+    entry that omits the method leaves out the data set for every method."""
+    cfg = {"datasets": ["d0", "d1"], "exclude": [{"method": "c", "seed": 1}, {"dataset": "d0"}]}
+    datasets, cells = plan(cfg, ["a", "b", "c"])
+    assert datasets == ["d0", "d1"] and cells == {("a", "d0"), ("b", "d0"), ("c", "d0")}
+    assert plan({"datasets": ["d0"]}, ["a"]) == (["d0"], set())
 
 
 def test_pareto_front_and_correction():

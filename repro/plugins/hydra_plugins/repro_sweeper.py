@@ -22,9 +22,9 @@ class FinishedCellsSweeper(BasicSweeper):
         self, max_batch_size=None, params=None, skip_finished: bool = True, exclude=None
     ) -> None:
         super().__init__(max_batch_size=max_batch_size, params=params)
-        from repro.finished_cells import excluded_jobs
+        from repro.config import exclude_entries
 
-        excluded_jobs([], exclude)  # a malformed list fails here, before any job
+        exclude_entries(exclude)  # a malformed list fails here, before any job
         self.exclude = exclude
         if not isinstance(skip_finished, bool):
             raise ValueError(

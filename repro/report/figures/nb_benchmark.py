@@ -78,37 +78,28 @@ def _table(frame: pd.DataFrame, index_title: str = "method") -> str:
     return to_markdown(frame, index_title=index_title, float_format=_fmt)
 
 
-def planned_datasets(report_cfg) -> list[str]:
-    """The planned data sets: ``report.datasets``, else the experiment's sweep."""
-    if report_cfg.get("datasets"):
-        return list(report_cfg["datasets"])
-    from repro.config import experiment_config
+def plan(report_cfg, methods) -> tuple[list[str], set[tuple[str, str]]]:
+    """(the planned data sets, the (method, data set) cells the sweep's bound leaves out).
 
-    name = report_cfg.get("experiment", EXPERIMENT)
-    return list(experiment_config(name)["sweep"].get("dataset", []))
+    Data sets: ``report.datasets``, else the experiment's sweep. Bound: ``report.exclude``,
+    else, when the plan is the experiment's sweep, its ``hydra.sweeper.exclude``
+    (:func:`repro.config.exclude_entries`). An entry of ``method`` and ``dataset`` keys only
+    leaves out cells (every planned value of a key it omits); one with another key (``seed``, a
+    method parameter) leaves out configurations, not cells."""
+    from repro.config import exclude_entries, experiment_config
 
-
-def bound_cells(report_cfg, methods, datasets) -> set[tuple[str, str]]:
-    """The (method, data set) cells the sweep's bound leaves out: ``report.exclude``, else,
-    when the plan is the experiment's sweep (no ``report.datasets``), its
-    ``hydra.sweeper.exclude``; an entry's ``method`` and ``dataset`` values, every planned one
-    when the entry omits that key."""
-    entries = report_cfg.get("exclude")
-    if entries is None and report_cfg.get("datasets"):
-        entries = []
-    if entries is None:
-        from repro.config import experiment_config
-
-        name = report_cfg.get("experiment", EXPERIMENT)
-        entries = experiment_config(name).get("sweep_exclude") or []
+    datasets, entries = report_cfg.get("datasets"), report_cfg.get("exclude")
+    if not datasets:
+        cfg = experiment_config(report_cfg.get("experiment", EXPERIMENT))
+        datasets = cfg["sweep"].get("dataset", [])
+        entries = cfg["sweep_exclude"] if entries is None else entries
+    datasets = list(datasets)
     cells = set()
-    for entry in entries:
-        picked = {}
-        for key, planned in (("method", methods), ("dataset", datasets)):
-            values = entry.get(key, list(planned))
-            picked[key] = [values] if isinstance(values, str) else list(values)
-        cells |= {(m, d) for m in picked["method"] for d in picked["dataset"]}
-    return cells
+    for entry in exclude_entries(entries):
+        if set(entry) <= {"method", "dataset"}:
+            picked = [entry.get("method", methods), entry.get("dataset", datasets)]
+            cells |= {(m, d) for m in picked[0] for d in picked[1]}
+    return datasets, cells
 
 
 def records_folder(out_dir, report_cfg) -> Path:
@@ -434,12 +425,11 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     methods = [m for m in report_cfg.get("methods") or sorted(records["method"].unique())]
-    datasets = planned_datasets(report_cfg)
+    datasets, bound = plan(report_cfg, methods)
     metrics = [m for m in report_cfg.get("metrics") or list(lb.METRICS)]
     metrics = [m for m in metrics if (records["metric"] == m).any()]
     min_share = float(report_cfg.get("min_share", 0.5))
     records = records[records["method"].isin(methods) & records["dataset"].isin(datasets)]
-    bound = bound_cells(report_cfg, methods, datasets)
     if bound:  # the bound's cells are not in the plan: their records, if any, are not ranked
         cell = pd.MultiIndex.from_frame(records[["method", "dataset"]])
         records = records[~cell.isin(list(bound))]
