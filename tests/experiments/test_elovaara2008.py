@@ -166,6 +166,35 @@ def test_figures_and_reproduction_from_records(tmp_path, monkeypatch):
     assert "“The *MDLg* classifier performs clearly the best.”" in text
 
 
+def test_reproduction_lists_the_sets_left_out_and_the_methods_they_lack(tmp_path):
+    """d lacks MDLg (not finished), e lacks MDLh and MDLg by the sweep's bound: neither is in
+    the figures; a, b, c are."""
+    rec = _records()
+    lacking = {"d": ["nb_mdlg"], "e": ["nb_mdlh", "nb_mdlg"]}
+    more = [
+        rec[(rec["dataset"] == "a") & ~rec["method"].isin(lack)].assign(dataset=d)
+        for d, lack in lacking.items()
+    ]
+    rec = pd.concat([rec, *more], ignore_index=True)
+    cfg = {"title": "t", "methods": METHODS, "datasets": ["a", "b", "c", "d", "e"],
+           "exclude": [{"method": ["nb_mdlh", "nb_mdlg"], "dataset": "e"}]}  # fmt: skip
+    e.fig1(rec, tmp_path, cfg)
+    text = (tmp_path / "REPRODUCTION.md").read_text()
+    assert "3 data sets with every method" in text
+    assert (
+        "Left out by the sweep's bound (hydra.sweeper.exclude), 1 data set(s): e (MDLh, MDLg)."
+        in text
+    )
+    assert (
+        "Not finished, 1 data set(s), with the methods still to run (the sweep resumes them): "
+        "d (MDLg)." in text
+    )
+    assert list(pd.read_csv(tmp_path / "fig1.csv")["dataset"]) == ["a", "b", "c"]
+    e.fig1(_records(), tmp_path, {**cfg, "datasets": ["a", "b", "c"]})  # complete: no such lines
+    text = (tmp_path / "REPRODUCTION.md").read_text()
+    assert "Not finished" not in text and "Left out" not in text
+
+
 @pytest.mark.slow
 def test_sweep_and_report_end_to_end(tmp_path, python_m):
     res = tmp_path / "res"

@@ -22,7 +22,8 @@ import yaml
 from repro.report import leaderboard as lb
 from repro.report.claims import nb_benchmark as rules
 from repro.report.claims.engine import Evidence, read_claims, rule_function
-from repro.report.figures.nb_benchmark import benchmark, plan
+from repro.report.figures.common import sweep_plan
+from repro.report.figures.nb_benchmark import benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT.parent / "shared" / "papers"
@@ -133,9 +134,9 @@ def test_the_plan_leaves_out_cells_only_for_method_and_data_set_entries():
     """An entry with another key (a seed) leaves out configurations, not cells: no cell; an
     entry that omits the method leaves out the data set for every method."""
     cfg = {"datasets": ["d0", "d1"], "exclude": [{"method": "c", "seed": 1}, {"dataset": "d0"}]}
-    datasets, cells = plan(cfg, ["a", "b", "c"])
+    datasets, cells = sweep_plan(cfg, ["a", "b", "c"], "nb_benchmark")
     assert datasets == ["d0", "d1"] and cells == {("a", "d0"), ("b", "d0"), ("c", "d0")}
-    assert plan({"datasets": ["d0"]}, ["a"]) == (["d0"], set())
+    assert sweep_plan({"datasets": ["d0"]}, ["a"], "nb_benchmark") == (["d0"], set())
 
 
 def test_pareto_front_and_correction():

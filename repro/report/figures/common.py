@@ -27,6 +27,31 @@ def save(fig, out_dir, name: str) -> list[Path]:
     return paths
 
 
+def sweep_plan(report_cfg, methods, experiment: str) -> tuple[list[str], set[tuple[str, str]]]:
+    """(the planned data sets, the (method, data set) cells the sweep's bound leaves out).
+
+    Data sets: ``report.datasets``, else the sweep of ``report.experiment`` (default:
+    ``experiment``). Bound: ``report.exclude``, else, when the plan is the experiment's sweep,
+    its ``hydra.sweeper.exclude``
+    (:func:`repro.config.exclude_entries`). An entry of ``method`` and ``dataset`` keys only
+    leaves out cells (every planned value of a key it omits); one with another key (``seed``, a
+    method parameter) leaves out configurations, not cells."""
+    from repro.config import exclude_entries, experiment_config
+
+    datasets, entries = report_cfg.get("datasets"), report_cfg.get("exclude")
+    if not datasets:
+        cfg = experiment_config(report_cfg.get("experiment") or experiment)
+        datasets = cfg["sweep"].get("dataset", [])
+        entries = cfg["sweep_exclude"] if entries is None else entries
+    datasets = list(datasets)
+    cells = set()
+    for entry in exclude_entries(entries):
+        if set(entry) <= {"method", "dataset"}:
+            picked = [entry.get("method", methods), entry.get("dataset", datasets)]
+            cells |= {(m, d) for m in picked[0] for d in picked[1]}
+    return datasets, cells
+
+
 def common_tables(records: pd.DataFrame, metrics: list[str], methods: list[str]) -> dict:
     """Data sets × methods tables of each metric, restricted to the data sets all methods ran."""
     tables = {m: metric_table(records, m)[methods] for m in metrics}

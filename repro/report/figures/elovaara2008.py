@@ -32,7 +32,7 @@ import pandas as pd
 from repro import config
 from repro.evaluation.records import read_records
 from repro.report.claims.engine import Evidence, NoRecords, Verdict, decide, read_claims
-from repro.report.figures.common import method_labels, save
+from repro.report.figures.common import method_labels, save, sweep_plan
 from repro.report.tables import to_markdown
 
 #: the experiment whose records decide the claims (Fig. 2 reports the same records)
@@ -238,6 +238,7 @@ def write_claims(records: pd.DataFrame, path: Path, report_cfg) -> Path:
         f"{int(runs.min()) if len(runs) else 0} to {int(runs.max()) if len(runs) else 0} "
         "(the paper: 30). " + ", ".join(f"{d} ({int(r)})" for d, r in runs.items()),
         "",
+        *incomplete_lines(records, acc.index, methods, report_cfg),
         *_variant_lines(acc, report_cfg),
         *claims_lines(records, report_cfg),
         "",
@@ -249,6 +250,47 @@ def write_claims(records: pd.DataFrame, path: Path, report_cfg) -> Path:
         lines.append(f"\n- {note}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def incomplete_lines(records: pd.DataFrame, complete, methods, report_cfg) -> list[str]:
+    """The data sets of the sweep (:data:`CLAIMS_EXPERIMENT`'s, or ``report.datasets``) left
+    out of the figures and claims, each with the methods it lacks: those its bound
+    (``hydra.sweeper.exclude``) leaves out, and those not finished yet (a cell counts once its
+    file of complete runs is written)."""
+    plan_cfg = {
+        "datasets": report_cfg.get("datasets"),
+        "exclude": report_cfg.get("exclude"),
+        "experiment": CLAIMS_EXPERIMENT,
+    }
+    datasets, bound = sweep_plan(plan_cfg, methods, CLAIMS_EXPERIMENT)
+    done, complete = set(zip(records["method"], records["dataset"])), set(complete)
+    left, unfinished = [], []
+    for d in datasets:
+        if d in complete:
+            continue
+        out = [m for m in methods if (m, d) in bound]
+        todo = [m for m in methods if (m, d) not in bound and (m, d) not in done]
+        if out:
+            left.append(f"{d} ({', '.join(method_labels(out))})")
+        if todo:
+            unfinished.append(f"{d} ({', '.join(method_labels(todo))})")
+    lines = []
+    if left:
+        lines.append(
+            f"Left out by the sweep's bound (hydra.sweeper.exclude), {len(left)} data set(s): "
+            + "; ".join(left)
+            + "."
+        )
+    if unfinished:
+        lines.append(
+            f"Not finished, {len(unfinished)} data set(s), with the methods still to run "
+            "(the sweep resumes them): " + "; ".join(unfinished) + "."
+        )
+    if lines:
+        lines.append(
+            "The figures, ranks and claims cover only the data sets with every method above."
+        )
+    return [x for line in lines for x in (line, "")]
 
 
 def _variant_lines(acc: pd.DataFrame, report_cfg) -> list[str]:

@@ -46,7 +46,7 @@ import pandas as pd
 
 from repro.registry import display_name
 from repro.report import leaderboard as lb
-from repro.report.figures.common import save
+from repro.report.figures.common import save, sweep_plan
 from repro.report.tables import to_markdown
 
 EXPERIMENT = "nb_benchmark"
@@ -76,30 +76,6 @@ def _fmt(x) -> str:
 
 def _table(frame: pd.DataFrame, index_title: str = "method") -> str:
     return to_markdown(frame, index_title=index_title, float_format=_fmt)
-
-
-def plan(report_cfg, methods) -> tuple[list[str], set[tuple[str, str]]]:
-    """(the planned data sets, the (method, data set) cells the sweep's bound leaves out).
-
-    Data sets: ``report.datasets``, else the experiment's sweep. Bound: ``report.exclude``,
-    else, when the plan is the experiment's sweep, its ``hydra.sweeper.exclude``
-    (:func:`repro.config.exclude_entries`). An entry of ``method`` and ``dataset`` keys only
-    leaves out cells (every planned value of a key it omits); one with another key (``seed``, a
-    method parameter) leaves out configurations, not cells."""
-    from repro.config import exclude_entries, experiment_config
-
-    datasets, entries = report_cfg.get("datasets"), report_cfg.get("exclude")
-    if not datasets:
-        cfg = experiment_config(report_cfg.get("experiment", EXPERIMENT))
-        datasets = cfg["sweep"].get("dataset", [])
-        entries = cfg["sweep_exclude"] if entries is None else entries
-    datasets = list(datasets)
-    cells = set()
-    for entry in exclude_entries(entries):
-        if set(entry) <= {"method", "dataset"}:
-            picked = [entry.get("method", methods), entry.get("dataset", datasets)]
-            cells |= {(m, d) for m in picked[0] for d in picked[1]}
-    return datasets, cells
 
 
 def records_folder(out_dir, report_cfg) -> Path:
@@ -425,7 +401,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     methods = [m for m in report_cfg.get("methods") or sorted(records["method"].unique())]
-    datasets, bound = plan(report_cfg, methods)
+    datasets, bound = sweep_plan(report_cfg, methods, EXPERIMENT)
     metrics = [m for m in report_cfg.get("metrics") or list(lb.METRICS)]
     metrics = [m for m in metrics if (records["metric"] == m).any()]
     min_share = float(report_cfg.get("min_share", 0.5))
