@@ -32,10 +32,9 @@ def sweep_plan(report_cfg, methods, experiment: str) -> tuple[list[str], set[tup
 
     Data sets: ``report.datasets``, else the sweep of ``report.experiment`` (default:
     ``experiment``). Bound: ``report.exclude``, else, when the plan is the experiment's sweep,
-    its ``hydra.sweeper.exclude``
-    (:func:`repro.config.exclude_entries`). An entry of ``method`` and ``dataset`` keys only
-    leaves out cells (every planned value of a key it omits); one with another key (``seed``, a
-    method parameter) leaves out configurations, not cells."""
+    its ``hydra.sweeper.exclude`` (:func:`repro.config.exclude_entries`). An entry of ``method``
+    and ``dataset`` keys only leaves out cells (every planned value of a key it omits); one with
+    another key (``seed``, a method parameter) leaves out configurations, not cells."""
     from repro.config import exclude_entries, experiment_config
 
     datasets, entries = report_cfg.get("datasets"), report_cfg.get("exclude")
