@@ -29,6 +29,22 @@ def test_fig1_config_lists_every_bundled_set_with_a_numeric_attribute():
     assert fig2["report"]["sources"] == ["elovaara2008_fig1"]
 
 
+def test_fig1_bound_leaves_out_mdl_on_three_sets_and_the_readme_override_lifts_it():
+    """The bound of the config (MDLh, MDLg on twonorm_gen, waveform_noise, madelon_like: six
+    cells), and ``hydra.sweeper.exclude=[]`` as experiments/elovaara2008/README.md runs it."""
+    from repro.report.figures.common import sweep_plan
+
+    datasets, cells = sweep_plan({}, METHODS, "elovaara2008_fig1")
+    assert len(datasets) == 45
+    assert cells == {
+        (m, d)
+        for m in ("nb_mdlh", "nb_mdlg")
+        for d in ("twonorm_gen", "waveform_noise", "madelon_like")
+    }
+    lifted = experiment_config("elovaara2008_fig1", ["hydra.sweeper.exclude=[]"])
+    assert lifted["sweep_exclude"] == []
+
+
 def _records():
     """5 methods × 3 data sets × 2 runs × 2 folds; MDLg best everywhere, EWB-10 increasing
     a < b < c, log-sum = 10 × (accuracy − 1) per fold."""
@@ -167,15 +183,17 @@ def test_figures_and_reproduction_from_records(tmp_path, monkeypatch):
 
 
 def test_reproduction_lists_the_sets_left_out_and_the_methods_they_lack(tmp_path):
-    """d lacks MDLg (not finished), e lacks MDLh and MDLg by the sweep's bound: neither is in
-    the figures; a, b, c are."""
+    """d lacks a complete run of MDLg (not finished), e lacks MDLh and MDLg by the sweep's
+    bound: neither is in the figures; a, b, c are."""
     rec = _records()
     lacking = {"d": ["nb_mdlg"], "e": ["nb_mdlh", "nb_mdlg"]}
     more = [
         rec[(rec["dataset"] == "a") & ~rec["method"].isin(lack)].assign(dataset=d)
         for d, lack in lacking.items()
     ]
-    rec = pd.concat([rec, *more], ignore_index=True)
+    # d's MDLg: one fold of a 2-fold run, no complete run, so still to run
+    partial = rec[(rec["dataset"] == "a") & (rec["method"] == "nb_mdlg") & (rec["fold"] == 0)]
+    rec = pd.concat([rec, *more, partial.assign(dataset="d")], ignore_index=True)
     cfg = {"title": "t", "methods": METHODS, "datasets": ["a", "b", "c", "d", "e"],
            "exclude": [{"method": ["nb_mdlh", "nb_mdlg"], "dataset": "e"}]}  # fmt: skip
     e.fig1(rec, tmp_path, cfg)

@@ -61,12 +61,17 @@ def per_run(records: pd.DataFrame, metric: str) -> pd.DataFrame:
     return runs.reset_index()
 
 
+def complete_runs(records: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The rows of :func:`per_run` whose run has all its folds (as many as the data set's
+    fullest run)."""
+    runs = per_run(records, metric)
+    return runs[runs["folds"] == runs["folds"].groupby(runs["dataset"]).transform("max")]
+
+
 def run_means(records: pd.DataFrame, metric: str, methods=METHODS) -> pd.DataFrame:
     """Data sets × methods: the mean over complete runs (10 folds) of the per-run value, on the
     data sets where every method has at least one complete run."""
-    runs = per_run(records, metric)
-    full = runs["folds"].groupby(runs["dataset"]).transform("max")
-    runs = runs[runs["folds"] == full]
+    runs = complete_runs(records, metric)
     table = runs.pivot_table(index="dataset", columns="method", values=metric, aggfunc="mean")
     methods = [m for m in methods if m in table.columns]
     return table[methods].dropna()
@@ -255,15 +260,12 @@ def write_claims(records: pd.DataFrame, path: Path, report_cfg) -> Path:
 def incomplete_lines(records: pd.DataFrame, complete, methods, report_cfg) -> list[str]:
     """The data sets of the sweep (:data:`CLAIMS_EXPERIMENT`'s, or ``report.datasets``) left
     out of the figures and claims, each with the methods it lacks: those its bound
-    (``hydra.sweeper.exclude``) leaves out, and those not finished yet (a cell counts once its
-    file of complete runs is written)."""
-    plan_cfg = {
-        "datasets": report_cfg.get("datasets"),
-        "exclude": report_cfg.get("exclude"),
-        "experiment": CLAIMS_EXPERIMENT,
-    }
+    (``hydra.sweeper.exclude``) leaves out, and those without a complete run yet (as
+    :func:`run_means` counts them, :func:`complete_runs`)."""
+    plan_cfg = {"datasets": report_cfg.get("datasets"), "exclude": report_cfg.get("exclude")}
     datasets, bound = sweep_plan(plan_cfg, methods, CLAIMS_EXPERIMENT)
-    done, complete = set(zip(records["method"], records["dataset"])), set(complete)
+    full = complete_runs(records, "accuracy")
+    done, complete = set(zip(full["method"], full["dataset"])), set(complete)
     left, unfinished = [], []
     for d in datasets:
         if d in complete:
