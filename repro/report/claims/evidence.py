@@ -187,3 +187,30 @@ def conjunction(verdicts) -> str:
     if not kinds:
         return "not testable"
     return kinds.pop() if len(kinds) == 1 else "partly"
+
+
+def equivalence(diffs, margin: float, alpha: float = ALPHA) -> tuple[str, str]:
+    """Practical equivalence ("the same", "similar", "close to 1") of paired per-data-set
+    differences ``diffs`` (A − B, or ratio − 1) within ± ``margin``: a ROPE on the two-sided
+    (1 − 2α) t confidence interval of the mean difference (the same decision as TOST at α).
+    Holds when the interval lies inside [−margin, margin]; does not hold when it lies wholly
+    outside; partly otherwise (the data cannot tell). Returns (verdict, evidence text)."""
+    d = np.asarray(diffs, dtype=float)
+    d = d[~np.isnan(d)]
+    if len(d) < 2 or margin <= 0:
+        raise ValueError("equivalence needs ≥ 2 differences and a positive margin")
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / np.sqrt(len(d)))
+    half = float(stats.t.ppf(1 - alpha, len(d) - 1) * se)
+    lo, hi = mean - half, mean + half
+    if -margin <= lo and hi <= margin:
+        verdict = "holds"
+    elif hi < -margin or lo > margin:
+        verdict = "does not hold"
+    else:
+        verdict = "partly"
+    text = (
+        f"mean difference {mean:+.4g}, {100 * (1 - 2 * alpha):.0f}% CI [{lo:+.4g}, {hi:+.4g}] "
+        f"vs margin ±{margin:g} over {len(d)} data sets (ROPE/TOST): {verdict}"
+    )
+    return verdict, text

@@ -148,6 +148,7 @@ def experiment_row(
         "missing": sorted(set(paper_list) - set(used)),
         "values": published_comparison(cfg, name, records),
         "claims": claims,
+        "reading": str(report.get("reading") or ""),
         "date": date,
         "revision": revision,
         "n_revisions": n_revisions,

@@ -51,6 +51,7 @@ def _entry(row) -> dict:
         "where": f"{row.evidence}{stand_in}",
         "id": row.claim_id,
         "paper": row.paper,
+        "data": row.data or "paper",
     }
 
 

@@ -6,7 +6,12 @@
   setting of one of its items) and count for no item nor number;
 - published numbers compared / within the stated rule: the sums over the items' experiments of
   :func:`~repro.report.dashboard.inputs.published_comparison` (each number once);
-- claims holding / partly / not / not testable: every claim of the paper's ``claims.yaml``;
+- claims holding / partly / not / not testable: every claim of the paper's ``claims.yaml``, and
+  the same counts apart for the claims decided on the paper's own data and on stand-ins
+  (``claims_by_data``): a stand-in verdict is about our data, not the paper's;
+- other readings of an item (``readings``): a variant whose config gives ``report.reading`` (why
+  it is at least as faithful a reading of the paper, e.g. boulle2007 Table 3 with Khiops' output
+  shrink) has its published numbers counted beside the item's, never added to them;
 - the values flagged (:func:`~repro.report.dashboard.points.value_flags`), each once;
 - one figure of the published against the reproduced numbers (:func:`draw_paper_figure`).
 """
@@ -111,6 +116,11 @@ def paper_summaries(dashboard: dict) -> list[dict]:
         claims = [c for r in own for c in r["claims"]]
         claims += (dashboard.get("paper_claims") or {}).get(paper, [])
         counts = Counter(c["verdict"] for c in claims)
+        by_data = {
+            data: {v: sum(c["verdict"] == v and c.get("data", "paper") == data for c in claims)
+                   for v in VERDICTS}
+            for data in ("paper", "stand-in")
+        }  # fmt: skip
         flags = paper_flags(own)
         points = paper_points(primary)
         out.append(
@@ -121,18 +131,34 @@ def paper_summaries(dashboard: dict) -> list[dict]:
                 "items_reproduced": sum(i["reproduced"] for i in items),
                 "items_total": len(items),
                 "variants": sorted(r["experiment"] for r in own if r not in primary),
-                "numbers": {
-                    key: sum(v.get(key, 0) for v in values)
-                    for key in ("published", "compared", "on_standins", "with_spread", "within")
-                },
+                "numbers": {key: sum(v.get(key, 0) for v in values) for key in NUMBER_KEYS},
                 "has_published": bool(values),
                 "claims": {v: counts.get(v, 0) for v in VERDICTS},
                 "n_claims": len(claims),
+                "claims_by_data": by_data,
+                "readings": readings(own),
                 "flags": flags,
                 "figure": f"{FIGURES}/{paper}_published_vs_reproduced.png" if points else None,
             }
         )
     return out
+
+
+#: the published-number counts a headline sums
+NUMBER_KEYS = ("published", "compared", "on_standins", "with_spread", "within")
+
+
+def readings(rows: list[dict]) -> list[dict]:
+    """The rows that are another reading of an item (``reading``: why), with their counts."""
+    return [
+        {
+            "experiment": r["experiment"],
+            "reading": r["reading"],
+            "numbers": {key: (r["values"] or {}).get(key, 0) for key in NUMBER_KEYS},
+        }
+        for r in rows
+        if r.get("reading")
+    ]
 
 
 def paper_points(rows: list[dict]) -> list[dict]:
