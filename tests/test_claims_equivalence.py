@@ -1,34 +1,51 @@
+"""evidence.equivalence: a ROPE on the 90% t interval of the mean paired difference (TOST at 5%),
+on hand-computed cases inside, outside and across the margin."""
+
 import numpy as np
 import pytest
 
 from repro.report.claims.evidence import equivalence
 
 
-def test_inside_margin_holds():
-    # mean 0.0003, sd 0.001, n 4: 90% CI 0.0003 ± 2.353*0.0005 = [-0.00088, 0.00148] ⊂ ±0.01
+def test_inside_margin_holds_with_the_hand_computed_interval():
+    # mean 0.0003, sd 0.0011547, n 4: se 0.00057735, t(0.95, 3) = 2.35336, half 0.0013587:
+    # 90% CI [-0.001059, +0.001659], inside ±0.01
     d = [0.0013, -0.0007, 0.0013, -0.0007]
-    assert np.isclose(np.std(d, ddof=1), 0.0011547, atol=1e-6)
-    assert equivalence(d, 0.01)[0] == "holds"
+    verdict, text = equivalence(d, 0.01)
+    assert verdict == "holds"
+    assert "[-0.001059, +0.001659]" in text and "equivalent" in text
+
+
+def test_the_margin_decides_at_the_interval_end():
+    # the same interval: upper end +0.001659, so a margin of 0.00166 holds and 0.00165 does not
+    d = [0.0013, -0.0007, 0.0013, -0.0007]
+    assert equivalence(d, 0.00166)[0] == "holds"
+    verdict, text = equivalence(d, 0.00165)
+    assert verdict == "does not hold" and "crosses the margin" in text
 
 
 def test_outside_margin_does_not_hold():
-    # mean 0.05, tiny spread: CI wholly above 0.01
-    assert equivalence([0.049, 0.051, 0.05, 0.05], 0.01)[0] == "does not hold"
+    # mean 0.05, sd 0.000816: CI [0.04904, 0.05096], wholly above 0.01
+    verdict, text = equivalence([0.049, 0.051, 0.05, 0.05], 0.01)
+    assert verdict == "does not hold" and "different" in text
 
 
-def test_straddling_margin_is_partly():
-    # mean 0.01, sd 0.01: CI [−0.0018, 0.0218] crosses +0.01
-    assert equivalence([0.0, 0.02, 0.0, 0.02], 0.01)[0] == "partly"
+def test_interval_across_the_margin_is_not_equivalence():
+    # mean 0.01, sd 0.011547: CI 0.01 ± 2.35336 * 0.0057735 = [-0.003587, +0.02359]
+    verdict, text = equivalence([0.0, 0.02, 0.0, 0.02], 0.01)
+    assert verdict == "does not hold"
+    assert "[-0.003587, +0.02359]" in text
 
 
 def test_significant_but_tiny_difference_is_equivalent():
-    # the hue2024 case: ratios .902/.902/.903 — differences of 0.03% over 29 sets
+    # the hue2024 case: criterion ratios .902 / .902 / .903, differences of 0.03% over 29 sets,
+    # significant by a t-test yet well inside ±1%
     d = np.full(29, 0.0003) + np.linspace(-1e-4, 1e-4, 29)
     assert equivalence(d, 0.01)[0] == "holds"
 
 
-def test_bad_input():
-    with pytest.raises(ValueError):
+def test_bad_input_names_what_is_wrong():
+    with pytest.raises(ValueError, match="≥ 2 differences"):
         equivalence([0.1], 0.01)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="margin"):
         equivalence([0.1, 0.2], 0)

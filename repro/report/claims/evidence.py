@@ -193,24 +193,30 @@ def equivalence(diffs, margin: float, alpha: float = ALPHA) -> tuple[str, str]:
     """Practical equivalence ("the same", "similar", "close to 1") of paired per-data-set
     differences ``diffs`` (A − B, or ratio − 1) within ± ``margin``: a ROPE on the two-sided
     (1 − 2α) t confidence interval of the mean difference (the same decision as TOST at α).
-    Holds when the interval lies inside [−margin, margin]; does not hold when it lies wholly
-    outside; partly otherwise (the data cannot tell). Returns (verdict, evidence text)."""
+    Holds when the interval lies inside [−margin, margin]; otherwise equivalence is not shown
+    and the claim does not hold (the evidence says whether the interval lies wholly outside or
+    crosses the margin). Never "partly": that verdict is for a sentence some of whose stated
+    parts hold and others fail. Returns (verdict, evidence text)."""
     d = np.asarray(diffs, dtype=float)
     d = d[~np.isnan(d)]
-    if len(d) < 2 or margin <= 0:
-        raise ValueError("equivalence needs ≥ 2 differences and a positive margin")
+    if len(d) < 2:
+        raise ValueError(f"equivalence needs ≥ 2 differences, got {len(d)}")
+    if not margin > 0:
+        raise ValueError(f"margin must be positive, got {margin!r}")
     mean = float(d.mean())
     se = float(d.std(ddof=1) / np.sqrt(len(d)))
     half = float(stats.t.ppf(1 - alpha, len(d) - 1) * se)
     lo, hi = mean - half, mean + half
-    if -margin <= lo and hi <= margin:
-        verdict = "holds"
+    inside = -margin <= lo and hi <= margin
+    verdict = "holds" if inside else "does not hold"
+    if inside:
+        reading = "equivalent"
     elif hi < -margin or lo > margin:
-        verdict = "does not hold"
+        reading = "different"
     else:
-        verdict = "partly"
+        reading = "equivalence not shown (the interval crosses the margin)"
     text = (
         f"mean difference {mean:+.4g}, {100 * (1 - 2 * alpha):.0f}% CI [{lo:+.4g}, {hi:+.4g}] "
-        f"vs margin ±{margin:g} over {len(d)} data sets (ROPE/TOST): {verdict}"
+        f"vs margin ±{margin:g} over {len(d)} data sets (ROPE/TOST): {reading}"
     )
     return verdict, text
