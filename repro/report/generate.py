@@ -21,6 +21,8 @@ its config ``conf/experiment/NAME.yaml``::
       variants: {label: experiment}     # stored experiments of the same cells, side by side
       variant_label: "..."              # this experiment's label among them
       variant_metrics: [compression_rate]  # and their per-data-set means
+      published_runs: {Table 1: 100}    # the runs a published SD is over, per table
+      published_table_datasets: {Table 3: 30}  # the data sets a table's means, ranks, W/L are over
       notes: ["..."]                    # closing notes of REPRODUCTION.md
       sources: [experiment, ...]        # read these experiments' records instead of its own
 
@@ -52,6 +54,7 @@ from repro.evaluation.records import read_records
 from repro.report.reproduction import (
     compare_reported,
     judge,
+    one_split_aggregates,
     per_dataset_side_by_side,
     read_reported,
     write_reproduction,
@@ -163,6 +166,7 @@ def generate_report(
             reported,
             records,
             published_runs=report.get("published_runs"),
+            published_table_datasets=report.get("published_table_datasets"),
             standins=report.get("substitutes") or (),
             all_standins=standin_caveat(cfg) is not None,
         )
@@ -187,6 +191,7 @@ def generate_report(
                     if variant_records
                 },
                 notes=list(report.get("notes", [])),
+                aggregates=one_split_aggregates(comparison, records),
             )
         )
     if results_dir is None and out_dir is None and Path(where.results) == Path(paths().results):

@@ -3,11 +3,13 @@
 ``reported.csv`` columns: ``method`` (registry id), ``dataset`` (a catalog name, or one of the
 aggregates ``mean``, ``rank``, ``wins``, ``losses`` of a table's summary rows), ``metric`` (record
 metric name, in the records' units: accuracies as fractions, not percentages), ``value``,
-``table`` (e.g. "Table 3"); an optional ``note``. The reproduced value of a data-set row is the
-mean of the metric over the test folds; aggregates are recomputed, as the paper does, over the
-data sets on which every method of the table ran (:func:`comparison_table`): the mean of the
-per-data-set means, the average rank, and the wins/losses of the table's reference method (the
-one method without ``wins`` rows) by paired t-tests over the folds.
+``table`` (e.g. "Table 3"); an optional ``note``, and an optional ``role``: "calibration" marks a
+number that a reconstruction's parameters were set on (shown, never counted as agreement). The
+reproduced value of a data-set row is the mean of the metric over the test folds; aggregates are
+recomputed, as the paper does, over the data sets on which every method of the table ran
+(:func:`comparison_table`): the mean of the per-data-set means, the average rank, and the
+wins/losses of the table's reference method (the one method without ``wins`` rows) by paired
+t-tests over the folds.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from repro.report.tables import comparison_table, to_markdown
+from repro.report.tables import LOWER_IS_BETTER, comparison_table, to_markdown
 from repro.stats import agreement
+from repro.stats.tests import rank_table
 
 #: aggregate rows of a paper table (the ``dataset`` column): the summary statistics of
 #: :func:`repro.report.tables.comparison_table` over the data sets every method ran on
@@ -129,22 +132,32 @@ def judge(
     records: pd.DataFrame,
     *,
     published_runs: dict | None = None,
+    published_table_datasets: dict | None = None,
     standins=(),
     all_standins: bool = False,
     per_run: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """``comparison`` with the verdict of a stated rule per published number
     (:mod:`repro.stats.agreement`): columns ``rule``, ``agrees`` (True, False, None = the rule
-    cannot decide) and ``detail``.
+    cannot decide or the number is not counted), ``detail`` and ``low``/``high`` (the interval,
+    in the published number's units, inside which it agrees; NaN where the rule has none).
 
-    - a table's mean over data sets: our per-data-set means over the data sets every method of
-      the table ran on, bootstrap 95% CI (``mean_over_datasets``);
-    - an average rank: the Nemenyi critical difference for its k methods and N data sets;
-    - a count of wins or losses over N data sets: Fisher's exact test;
+    - a table's mean over data sets of a method: the paper's difference to the table's
+      reference method (the one without W/L rows, else the table's first method) against the
+      bootstrap 95% CI of our paired per-data-set differences (``paired_difference``); the
+      absolute mean's bootstrap CI (``mean_over_datasets``) is printed beside it as a check of
+      the data sets' composition and not counted (the reference's own mean has only that);
+    - an average rank: the two-sample z-test on the ranks' standard errors, over the paper's
+      number of data sets (``published_table_datasets[table]``) and ours (``rank_with_se``);
+    - a count of wins or losses: Fisher's exact test over the paper's data sets
+      (``published_table_datasets[table]``; when not given, our number, said in the detail) and
+      ours, with the range of our counts the test accepts;
     - a value published with an SD over R runs (``published_runs[table]``): Welch's test of the
       two means on their standard errors, ours over our runs (repetitions × folds);
     - a value published from one split with a 95% CI (``_ci95`` rows): where it falls among our
       per-split values (prediction interval);
+    - a value the reconstruction was calibrated on (``role`` "calibration" in ``reported``):
+      shown, not counted ("calibrated, not evidence");
     - a value published without its spread: compared only (``agrees`` None).
 
     Rows on stand-in data (``dataset`` in ``standins``, or every row when ``all_standins``) are
@@ -152,66 +165,202 @@ def judge(
     or ``per_run`` (long: method, dataset, metric, value) for quantities that are not test
     metrics (e.g. counts of selected variables). A published SD row itself is not judged.
     """
-    published_runs = published_runs or {}
-    test = records[records["split"] == "test"]
-    long = test if per_run is None else per_run
-    runs = long.groupby(["method", "dataset", "metric"])["value"]
-    spread = {}
-    for suffix in SPREAD_SUFFIXES:
-        rows = reported[reported["metric"].str.endswith(suffix)]
-        for r in rows.itertuples(index=False):
-            spread[(r.table, r.method, r.dataset, r.metric[: -len(suffix)])] = (suffix, r.value)
+    context = _Context(
+        comparison=comparison,
+        reported=reported,
+        test=records[records["split"] == "test"],
+        per_run=per_run,
+        published_runs=published_runs or {},
+        published_table_datasets=published_table_datasets or {},
+        standins=set(standins),
+        all_standins=all_standins,
+    )
     out = comparison.copy()
-    rules, agrees, details = [], [], []
-    for row in comparison.itertuples(index=False):
-        rule, verdict, detail = _judge_row(
-            row, comparison, test, runs, spread, published_runs, set(standins), all_standins
-        )
-        rules.append(rule)
-        agrees.append(verdict)
-        details.append(detail)
-    out["rule"], out["agrees"], out["detail"] = rules, agrees, details
+    judged = [context.judge_row(row) for row in comparison.itertuples(index=False)]
+    out["rule"] = [j[0] for j in judged]
+    out["agrees"] = [j[1] for j in judged]
+    out["detail"] = [j[2] for j in judged]
+    out["low"] = [np.nan if j[3] is None else j[3] for j in judged]
+    out["high"] = [np.nan if j[4] is None else j[4] for j in judged]
+    out["composition"] = [
+        context.composition.get((r.table, r.method, r.metric)) if r.dataset == "mean" else None
+        for r in comparison.itertuples(index=False)
+    ]
     return out
 
 
-def _judge_row(row, comparison, test, runs, spread, published_runs, standins, all_standins):
-    if np.isnan(row.reproduced):
-        return "", None, ""
-    if all_standins or row.dataset in standins:
-        return "on stand-ins", None, "not the paper's data"
-    if str(row.metric).endswith(SPREAD_SUFFIXES):
-        return "the paper's spread of a value", None, ""
-    if row.dataset in AGGREGATES:
-        table = comparison[
-            (comparison["table"] == row.table) & (comparison["metric"] == row.metric)
+#: the rule of a number the reconstruction was calibrated on (not counted)
+CALIBRATED = "calibrated, not evidence"
+
+
+class _Context:
+    """What :func:`judge` needs to decide one row (the tables' per-data-set values, the spreads
+    and run counts of the published numbers)."""
+
+    def __init__(
+        self,
+        *,
+        comparison,
+        reported,
+        test,
+        per_run,
+        published_runs,
+        published_table_datasets,
+        standins,
+        all_standins,
+    ):
+        self.comparison, self.reported, self.test = comparison, reported, test
+        long = test if per_run is None else per_run
+        self.runs = long.groupby(["method", "dataset", "metric"])["value"]
+        self.published_runs, self.published_table_datasets = (
+            published_runs,
+            published_table_datasets,
+        )
+        self.standins, self.all_standins = standins, all_standins
+        self.spread = {}
+        for suffix in SPREAD_SUFFIXES:
+            rows = reported[reported["metric"].str.endswith(suffix)]
+            for r in rows.itertuples(index=False):
+                self.spread[(r.table, r.method, r.dataset, r.metric[: -len(suffix)])] = (
+                    suffix,
+                    r.value,
+                )
+        self.calibrated = set()
+        if "role" in reported.columns:
+            rows = reported[reported["role"].astype(str).str.strip() == "calibration"]
+            self.calibrated = set(
+                zip(rows["table"], rows["method"], rows["dataset"], rows["metric"])
+            )
+        self._per_dataset: dict = {}
+        #: (table, method, metric) → whether the published mean lies in our CI (not counted)
+        self.composition: dict = {}
+
+    def per_dataset(self, table: str, metric: str) -> pd.DataFrame:
+        """Our per-data-set means (rows) of the table's methods (columns, the table's order) over
+        the data sets on which every one of them has a value."""
+        key = (table, metric)
+        if key not in self._per_dataset:
+            rows = self.comparison[
+                (self.comparison["table"] == table) & (self.comparison["metric"] == metric)
+            ]
+            ran = set(self.test["method"])
+            methods = [m for m in dict.fromkeys(rows["method"]) if m in ran]
+            sub = self.test[self.test["method"].isin(methods) & (self.test["metric"] == metric)]
+            per = sub.groupby(["dataset", "method"])["value"].mean().unstack("method")
+            self._per_dataset[key] = per.reindex(columns=methods).dropna()
+        return self._per_dataset[key]
+
+    def reference(self, table: str) -> str | None:
+        """The table's reference method: the one without W/L rows, else its first method."""
+        group = self.reported[self.reported["table"] == table]
+        methods = list(dict.fromkeys(group["method"]))
+        with_wins = set(group.loc[group["dataset"] == "wins", "method"])
+        candidates = [m for m in methods if m not in with_wins]
+        if len(candidates) == 1:
+            return candidates[0]
+        return methods[0] if methods else None
+
+    def published_mean(self, table: str, method: str, metric: str) -> float | None:
+        rows = self.comparison[
+            (self.comparison["table"] == table)
+            & (self.comparison["method"] == method)
+            & (self.comparison["dataset"] == "mean")
+            & (self.comparison["metric"] == metric)
         ]
-        methods = sorted(set(table["method"]) & set(test["method"]))
-        sub = test[test["method"].isin(methods) & (test["metric"] == row.metric)]
-        per = sub.groupby(["dataset", "method"])["value"].mean().unstack("method").dropna()
+        return float(rows["published"].iloc[0]) if len(rows) else None
+
+    def judge_row(self, row):
+        if np.isnan(row.reproduced):
+            return "", None, "", None, None
+        if self.all_standins or row.dataset in self.standins:
+            return "on stand-ins", None, "not the paper's data", None, None
+        if str(row.metric).endswith(SPREAD_SUFFIXES):
+            return "the paper's spread of a value", None, "", None, None
+        if (row.table, row.method, row.dataset, row.metric) in self.calibrated:
+            return CALIBRATED, None, "the reconstruction's parameters were set on it", None, None
+        if row.dataset in AGGREGATES:
+            return self._aggregate(row)
+        return self._value(row)
+
+    def _aggregate(self, row):
+        per = self.per_dataset(row.table, row.metric)
+        if row.method not in per.columns or len(per) == 0:
+            return "", None, "", None, None
         n = len(per)
+        n_pub = self.published_table_datasets.get(row.table)
         if row.dataset == "mean":
-            a = agreement.mean_over_datasets(row.published, per[row.method].to_numpy())
-        elif row.dataset == "rank":
-            a = agreement.average_rank(row.published, row.reproduced, len(methods), n)
-        else:
-            count = int(round(row.published))
-            a = agreement.win_count(count, max(n, count), int(row.reproduced), n)
-        return a.rule, a.agrees, a.detail
-    key = (row.table, row.method, row.dataset, row.metric)
-    if (row.method, row.dataset, row.metric) not in runs.groups:
-        return "compared only (no per-run values)", None, ""
-    ours = runs.get_group((row.method, row.dataset, row.metric)).dropna().to_numpy()
-    if key in spread:
-        suffix, width = spread[key]
-        if suffix == "_ci95":
-            a = agreement.one_split(row.published, ours)
-            return a.rule, a.agrees, a.detail
-        n_runs = published_runs.get(row.table)
-        if n_runs and ours.size >= 2:
-            a = agreement.mean_with_sd(row.published, width, int(n_runs), ours)
-            return a.rule, a.agrees, a.detail
-        return "no run count published", None, f"published SD {width:g} over an unknown number"
-    return "compared only (no spread published)", None, ""
+            composition = agreement.mean_over_datasets(row.published, per[row.method].to_numpy())
+            self.composition[(row.table, row.method, row.metric)] = composition.agrees
+            inside = "inside" if composition.agrees else "outside"
+            check = f"data-set composition check (not counted): published mean {inside} our CI"
+            ref = self.reference(row.table)
+            pub_ref = self.published_mean(row.table, ref, row.metric) if ref else None
+            if ref == row.method or ref not in per.columns or pub_ref is None:
+                return composition.rule, None, composition.detail, composition.low, composition.high
+            a = agreement.paired_difference(
+                row.published, pub_ref, per[row.method].to_numpy(), per[ref].to_numpy()
+            )
+            detail = f"{a.detail} (reference {ref}); {check} [{composition.low:.4f}, "
+            detail += f"{composition.high:.4f}]"
+            return a.rule, a.agrees, detail, a.low, a.high
+        if row.dataset == "rank":
+            ranks = rank_table(per, higher_is_better=row.metric not in LOWER_IS_BETTER)
+            a = agreement.rank_with_se(row.published, ranks[row.method].to_numpy(), n_pub)
+            return a.rule, a.agrees, a.detail, a.low, a.high
+        count = int(round(row.published))
+        a = agreement.win_count(
+            count, int(n_pub) if n_pub else max(n, count), int(row.reproduced), n
+        )
+        detail = (
+            a.detail if n_pub else f"{a.detail} (the paper's number of data sets not given: ours)"
+        )
+        return a.rule, a.agrees, detail, a.low, a.high
+
+    def _value(self, row):
+        key = (row.table, row.method, row.dataset, row.metric)
+        if (row.method, row.dataset, row.metric) not in self.runs.groups:
+            return "compared only (no per-run values)", None, "", None, None
+        ours = self.runs.get_group((row.method, row.dataset, row.metric)).dropna().to_numpy()
+        if key in self.spread:
+            suffix, width = self.spread[key]
+            if suffix == "_ci95":
+                a = agreement.one_split(row.published, ours)
+                return a.rule, a.agrees, a.detail, a.low, a.high
+            n_runs = self.published_runs.get(row.table)
+            if n_runs and ours.size >= 2:
+                a = agreement.mean_with_sd(row.published, width, int(n_runs), ours)
+                return a.rule, a.agrees, a.detail, a.low, a.high
+            detail = f"published SD {width:g} over an unknown number"
+            return "no run count published", None, detail, None, None
+        return "compared only (no spread published)", None, "", None, None
+
+
+def one_split_aggregates(judged: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
+    """The aggregate test of the one-split values of ``judged`` (:func:`judge`), per table and
+    per table × method (:func:`repro.stats.agreement.one_split_aggregate`): columns table,
+    method ("all" for the table), cells, above, agrees, detail. Stand-ins are left out."""
+    rows = judged[judged["rule"] == agreement.RULES["one_split"]]
+    test = records[records["split"] == "test"]
+    runs = test.groupby(["method", "dataset", "metric"])["value"]
+    out = []
+    for table, group in rows.groupby("table", sort=False):
+        parts = [("all", group), *group.groupby("method", sort=False)]
+        for method, sub in parts:
+            ours = [
+                runs.get_group((r.method, r.dataset, r.metric)).dropna().to_numpy()
+                for r in sub.itertuples(index=False)
+            ]
+            a = agreement.one_split_aggregate(sub["published"].to_numpy(), ours)
+            out.append(
+                {
+                    "table": table,
+                    "method": method,
+                    "cells": len(sub),
+                    "agrees": a.agrees,
+                    "detail": a.detail,
+                }
+            )
+    return pd.DataFrame(out, columns=["table", "method", "cells", "agrees", "detail"])
 
 
 #: how the opening summary groups the published numbers: aggregate rows by kind, the rest as
@@ -251,12 +400,39 @@ def summarize(comparison: pd.DataFrame) -> pd.DataFrame:
                 "on_standins": int(standin.sum()),
                 "testable": int(decided.sum()),
                 "agree": int(done.loc[decided, "agrees"].astype(bool).sum()),
+                "calibrated": int((done["rule"] == CALIBRATED).sum()),
+                "composition_inside": _count(done, "composition", True),
+                "composition_checked": _count(done, "composition", None),
                 "median_abs_difference": float(diff.median()) if len(done) else np.nan,
                 "max_abs_difference": float(diff.max()) if len(done) else np.nan,
                 "rules": "; ".join(sorted(set(done.loc[decided, "rule"]))),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _by_metric(comparison: pd.DataFrame) -> str:
+    """ "; by metric: error 17 of 48, n_selected 9 of 28" for the per-data-set values judged by a
+    rule, when they are of several metrics (empty otherwise)."""
+    values = comparison[~comparison["dataset"].isin(AGGREGATES)]
+    decided = values[values["agrees"].map(lambda v: v is not None and not pd.isna(v))]
+    if decided["metric"].nunique() < 2:
+        return ""
+    parts = [
+        f"{metric} {int(group['agrees'].astype(bool).sum())} of {len(group)}"
+        for metric, group in decided.groupby("metric", sort=False)
+    ]
+    return "; by metric: " + ", ".join(parts)
+
+
+def _count(frame: pd.DataFrame, column: str, value) -> int:
+    """Rows of ``frame`` whose ``column`` is ``value`` (None: is True or False)."""
+    if column not in frame:
+        return 0
+    known = frame[column].map(lambda v: isinstance(v, bool | np.bool_))
+    if value is None:
+        return int(known.sum())
+    return int((known & (frame[column] == value)).sum())
 
 
 def rank_agreement(comparison: pd.DataFrame) -> pd.DataFrame:
@@ -295,6 +471,15 @@ def _summary_lines(comparison: pd.DataFrame) -> list[str]:
             )
         if row.testable:
             text += f"; **{row.agree} of {row.testable} agree** ({row.rules})"
+        if row.kind == "per-data-set values" and row.testable:
+            text += _by_metric(comparison)
+        if getattr(row, "calibrated", 0):
+            text += f"; {row.calibrated} calibrated on (the reconstruction's targets), not counted"
+        if getattr(row, "composition_checked", 0):
+            text += (
+                f"; data-set composition check (absolute means, not counted): "
+                f"{row.composition_inside} of {row.composition_checked} inside our CI"
+            )
         if row.kind == "average ranks":
             agreement_rows = rank_agreement(comparison).dropna()
             several = agreement_rows["table"].nunique() > 1
@@ -305,6 +490,25 @@ def _summary_lines(comparison: pd.DataFrame) -> list[str]:
                 )
         lines.append(text + ".")
     return lines
+
+
+def aggregate_lines(aggregates: pd.DataFrame) -> list[str]:
+    """The Markdown section of :func:`one_split_aggregates`' table."""
+    shown = aggregates.assign(
+        agrees=aggregates["agrees"].map({True: "yes", False: "**no**"}).fillna("—")
+    )
+    return [
+        "## One-split values taken together",
+        "",
+        "Each one-split value is judged alone above; taken together, the published values of a "
+        "table should fall where draws of our per-split values would "
+        f"({agreement.RULES['one_split_aggregate']}). "
+        "The cells of one data set share its split, so they are not independent: a failure here "
+        "overstates the evidence somewhat, a pass does not.",
+        "",
+        to_markdown(shown.set_index("table")),
+        "",
+    ]
 
 
 def variants_side_by_side(variants: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -371,13 +575,15 @@ def write_reproduction(
     variants: dict[str, pd.DataFrame] | None = None,
     per_dataset: dict[str, pd.DataFrame] | None = None,
     notes: list[str] = (),
+    aggregates: pd.DataFrame | None = None,
 ) -> Path:
     """REPRODUCTION.md: published vs reproduced, differences, missing and substituted data.
 
     Opens with ``caveat`` (e.g. that stand-ins replace the paper's data sets) when given, then
     a summary per kind of number (:func:`summarize`). ``variants`` (label → comparison frame of
     a stored experiment, this one among them) adds the variants side by side, ``per_dataset``
-    (metric → :func:`per_dataset_side_by_side`) their per-data-set values, ``notes`` a list.
+    (metric → :func:`per_dataset_side_by_side`) their per-data-set values, ``notes`` a list,
+    ``aggregates`` (:func:`one_split_aggregates`) the aggregate test of the one-split values.
     """
     path = Path(path)
     lines = [f"# Reproduction: {title}", ""]
@@ -385,6 +591,8 @@ def write_reproduction(
         lines += [f"**{caveat}**", ""]
     lines += _summary_lines(comparison)
     lines.append("")
+    if aggregates is not None and len(aggregates):
+        lines += aggregate_lines(aggregates)
     if missing_datasets:
         lines += ["## Data sets missing here", "", ", ".join(sorted(missing_datasets)), ""]
     if substitutions:

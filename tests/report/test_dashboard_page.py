@@ -178,7 +178,7 @@ def test_headline_of_each_paper():
 
 def test_paper_items_name_existing_experiments():
     """Every experiment named by an item exists; the paper configs that recreate no item are
-    the four variants."""
+    the five variants."""
     configs = {p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml")}
     named = {e for paper in PAPER_ITEMS for e in item_experiments(paper)}
     assert named <= configs
@@ -188,6 +188,7 @@ def test_paper_items_name_existing_experiments():
         "wu2015_table2_density",
         "wu2015_fig3_density",
         "elovaara2008_fig1_no_cut_set_code",
+        "elovaara2008_fig1_mdlh_tail",
     }
 
 
@@ -223,7 +224,7 @@ def test_comparison_points_carry_the_interval_of_each_rule():
     rng = np.random.default_rng(0)
     runs = {}
     for d in ("d1", "d2", "d3", "d4", "d5"):
-        for m, shift in (("a", 0.0), ("b", -0.05)):
+        for m, shift in (("a", 0.0), ("b", 0.05 if d == "d5" else -0.05)):  # b wins on d5
             runs[(m, d, "accuracy")] = 0.8 + shift + 0.02 * rng.standard_normal(10)
     runs[("a", "s", "error")] = np.linspace(0.1, 0.3, 20)  # one-split rule
     runs[("a", "t", "error")] = 0.2 + 0.01 * rng.standard_normal(10)  # mean ± SD rule
@@ -247,13 +248,23 @@ def test_comparison_points_carry_the_interval_of_each_rule():
     by = {(p["method"], p["dataset"], p["metric"]): p for p in points}
     assert len(points) == 6
     per_a = [np.mean(runs[("a", d, "accuracy")]) for d in ("d1", "d2", "d3", "d4", "d5")]
+    per_b = [np.mean(runs[("b", d, "accuracy")]) for d in ("d1", "d2", "d3", "d4", "d5")]
+    # a is the reference (the table's first method, no W/L rows): its mean is a composition
+    # check only, drawn with our mean's bootstrap CI and not counted
     mean = by[("a", "mean", "accuracy")]
     assert (mean["low"], mean["high"]) == pytest.approx(agreement.bootstrap_ci(per_a))
-    assert mean["agrees"] == (mean["low"] <= 0.81 <= mean["high"])
+    assert mean["agrees"] is None
+    # b: the paper's a − b = 0.07 against our paired differences; the bar is 0.81 − their CI
+    mean = by[("b", "mean", "accuracy")]
+    low, high = agreement.bootstrap_ci(np.subtract(per_a, per_b))
+    assert (mean["low"], mean["high"]) == pytest.approx((0.81 - high, 0.81 - low))
+    assert mean["agrees"] == (low <= 0.07 <= high)
+    # ranks: ours ± 1.96 SE, the per-data-set ranks' SD over √5 on both sides
     rank = by[("a", "rank", "accuracy")]
-    cd = agreement.nemenyi_critical_difference(2, 5)
-    assert rank["low"] == pytest.approx(rank["reproduced"] - cd)
-    assert rank["high"] == pytest.approx(rank["reproduced"] + cd)
+    assert [a > b for a, b in zip(per_a, per_b, strict=True)] == [True] * 4 + [False]
+    se = np.std([1, 1, 1, 1, 2], ddof=1) * np.sqrt(2 / 5)  # ranks of a: mean 1.2, SD 0.447
+    assert rank["reproduced"] == pytest.approx(1.2)
+    assert (rank["low"], rank["high"]) == pytest.approx((1.2 - 1.959964 * se, 1.2 + 1.959964 * se))
     split = by[("a", "s", "error")]
     assert (split["low"], split["high"]) == (0.1, 0.3)  # [min, max] of 20 splits
     assert split["agrees"] is True and split["kind"] == "value"

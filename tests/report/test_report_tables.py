@@ -84,20 +84,43 @@ def test_compare_reported_and_reproduction_file(tmp_path):
     text = path.read_text()
     assert "5 of 7 published numbers have a reproduced value" in text and "## Table 1" in text
     assert "reproduced;" not in text  # compared, never claimed "reproduced"
-    # by kind, by hand. Means a (0.915, 0.7) → 0.8075 vs 0.8 and b (0.8, 0.7) → 0.75 vs 0.7: the
-    # bootstrap means of two data sets take the values {min, mid, max}, so the 95% CI is
-    # [min, max] and both published means lie inside. Rank b 1.75 vs 2: Nemenyi CD for k = 2,
-    # N = 2 is 1.960·√(2·3/12) = 1.386. Wins b 1 of 2 vs 1 of 2: Fisher p = 1. d1 0.915 vs 0.9:
-    # no spread published, compared only.
-    assert "- means: 2 of 3 compared; median |difference| 0.0287, max 0.0500; **2 of 2 agree**" in (
-        text
+    # by kind, by hand. a is the reference (no "wins" rows): its mean (0.915, 0.7) → 0.8075 vs
+    # 0.8 has only the composition check. b's mean is judged as the paired difference a − b:
+    # paper 0.8 − 0.7 = 0.1, ours per data set 0.115 (d1) and 0 (d2); the bootstrap means of two
+    # values take {0, 0.0575, 0.115}, so the 95% CI is [0, 0.115] and 0.1 lies inside. The
+    # composition check of both absolute means: inside (the same {min, mid, max} argument).
+    # Rank b: per data set 2 (d1) and 1.5 (d2, a tie): mean 1.75, SD 0.3536, SE of the
+    # difference 0.3536·√(1/2 + 1/2) = 0.35, z = −0.25/0.3536 = −0.71. Wins b 1 of 2 vs 1 of 2:
+    # Fisher p = 1. d1 0.915 vs 0.9: no spread published, compared only.
+    assert (
+        "- means: 2 of 3 compared; median |difference| 0.0287, max 0.0500; **1 of 1 agree** "
+        "(the paper's difference to the table's reference method inside the bootstrap 95% CI of "
+        "our paired differences over the same data sets); data-set composition check (absolute "
+        "means, not counted): 2 of 2 inside our CI." in text
     )  # (0.0075 + 0.05) / 2
     assert "- average ranks: 1 of 1 compared; median |difference| 0.2500, max 0.2500; " in text
-    assert "**1 of 1 agree** (|rank difference| under the Nemenyi critical difference" in text
+    assert "**1 of 1 agree** (two-sample z-test of the average ranks on their standard" in text
     assert "- W/L counts: 1 of 1 compared; median |difference| 0.0000, max 0.0000; **1 of 1" in text
     assert "- per-data-set values: 1 of 2 compared; median |difference| 0.0150, max 0.0150." in text
-    rank = judged.set_index(["method", "dataset"]).loc[("b", "rank")]
-    assert rank["detail"] == "difference -0.25, CD 1.39" and rank["agrees"]
+    by = judged.set_index(["method", "dataset"])
+    assert by.loc[("b", "rank"), "detail"] == (
+        "difference -0.25, SE of the difference 0.35 (ours over 2 data sets, the paper's over 2), "
+        "z = -0.71, p = 0.48"
+    )
+    assert by.loc[("b", "mean"), "detail"].startswith(
+        "reference − this: paper +0.1000, ours +0.0575, 95% CI [+0.0000, +0.1150] over 2 paired"
+    )
+    reference = judged[(judged["method"] == "a") & (judged["dataset"] == "mean")]
+    assert by.loc[("b", "mean"), "agrees"] and reference["agrees"].isna().all()  # not counted
+    assert by.loc[("b", "wins"), "detail"].endswith(
+        "(the paper's number of data sets not given: ours)"
+    )
+    # with the paper's own number of data sets (30): 1/30 against our 1/2
+    judged = judge(
+        comp.reset_index(), reported, _records(), published_table_datasets={"Table 1": 30}
+    )
+    wins = judged.set_index(["method", "dataset"]).loc[("b", "wins")]
+    assert wins["detail"].startswith("paper 1/30 vs ours 1/2, p = ")
     path = write_reproduction(judged, tmp_path / "R.md", "Toy", caveat="Stand-ins.")
     assert path.read_text().splitlines()[2] == "**Stand-ins.**"  # the caveat comes first
 

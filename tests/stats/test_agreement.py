@@ -87,7 +87,11 @@ def test_win_count_fisher_exact():
     assert ag.win_count(5, 20, 5, 20).agrees
     far = ag.win_count(0, 20, 10, 20)
     # two-sided p = 2·C(30,20)/C(40,20) (the two tables as extreme as this one)
-    assert far.detail.endswith(f"p = {2 * math.comb(30, 20) / math.comb(40, 20):.3g}")
+    p = 2 * math.comb(30, 20) / math.comb(40, 20)
+    # accepted against 0/20: k = 4 gives p = 2·C(20,4)/C(40,4) = 0.106, k = 5 gives
+    # 2·C(20,5)/C(40,5) = 0.047 < 0.05
+    assert far.detail.endswith(f"p = {p:.3g}; the test accepts 0–4 of 20")
+    assert (far.low, far.high) == (0.0, 4.0)
     assert far.agrees is False
     with pytest.raises(ValueError, match="published count 21"):
         ag.win_count(21, 20, 0, 20)
@@ -263,7 +267,8 @@ def test_win_count_statistic_text_bounds():
     res = ag.win_count(3, 10, 5, 12)
     assert (res.statistic, res.rule) == (2.0, ag.RULES["win_count"])
     p = stats.fisher_exact([[3, 7], [5, 7]]).pvalue
-    assert res.detail == f"3/10 vs 5/12, p = {p:.3g}" and res.agrees
+    assert res.detail.startswith(f"paper 3/10 vs ours 5/12, p = {p:.3g}; the test accepts 0–")
+    assert res.agrees
     assert ag.win_count(0, 20, 20, 20).agrees is False and ag.win_count(20, 20, 20, 20).agrees
     for args, message in (((-1, 20, 0, 20), "published count -1 is not in \\[0, 20\\]"),
                           ((0, 20, 21, 20), "ours count 21 is not in \\[0, 20\\]"),
@@ -275,14 +280,17 @@ def test_win_count_statistic_text_bounds():
 
 
 def test_rules_name_each_test():
-    assert ag.RULES == {
-        "mean_with_sd": "Welch t-test of the two means (standard errors, not SDs), two-sided, "
-        "α = 0.05",
-        "one_split": "one-split value inside the ≥ 95% prediction interval of our per-split values",
-        "mean_over_datasets": "published mean inside the bootstrap 95% CI (over data sets) of ours",
-        "average_rank": "|rank difference| under the Nemenyi critical difference, α = 0.05",
-        "win_count": "Fisher's exact test of the two win proportions, α = 0.05",
-    }
+    assert set(ag.RULES) == {
+        "mean_with_sd", "one_split", "paired_difference", "mean_over_datasets", "average_rank",
+        "rank_with_se", "win_count", "one_split_aggregate",
+    }  # fmt: skip
+    assert ag.RULES["mean_with_sd"] == (
+        "Welch t-test of the two means (standard errors, not SDs), two-sided, α = 0.05"
+    )
+    assert ag.RULES["mean_over_datasets"].startswith("data-set composition check, not counted")
+    assert "paired differences" in ag.RULES["paired_difference"]
+    assert "standard errors" in ag.RULES["rank_with_se"]
+    assert "paper's and our data sets" in ag.RULES["win_count"]
     assert ag.ALPHA == 0.05
 
 

@@ -5,6 +5,7 @@ date and code revision of its run, and its published values against the records.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 from pathlib import Path
 
@@ -182,14 +183,23 @@ def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> 
     methods = cfg["sweep"].get("method") or report.get("methods")
     if methods:
         records = records[records["method"].isin(methods)]
-    comparison = judge(
-        compare_reported(values, records),
-        reported,
-        records,
-        published_runs=report.get("published_runs"),
-        standins=report.get("substitutes") or (),
-        all_standins=bool(standins_replace_paper(cfg)),
-    )
+    if report.get("comparison"):  # the experiment's own judged frame (module:function)
+        module, function = str(report["comparison"]).split(":")
+        judged = getattr(importlib.import_module(module), function)
+        comparison = pd.concat(
+            [judged(records, reported, report, table) for table in tables], ignore_index=True
+        )
+        comparison = comparison[~comparison["metric"].str.endswith(SPREAD_SUFFIXES)]
+    else:
+        comparison = judge(
+            compare_reported(values, records),
+            reported,
+            records,
+            published_runs=report.get("published_runs"),
+            published_table_datasets=report.get("published_table_datasets"),
+            standins=report.get("substitutes") or (),
+            all_standins=bool(standins_replace_paper(cfg)),
+        )
     kinds = summarize(comparison)
     return {
         "published": len(comparison),

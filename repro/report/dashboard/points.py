@@ -1,12 +1,13 @@
 """The values a dashboard row shows one by one, as records (JSON-able dicts):
 
 - :func:`comparison_points`: each published number against ours, judged by the rule of its kind
-  (:func:`repro.report.reproduction.judge`), with the interval of ours that the rule uses (the
-  error bar of the published-against-reproduced figure): a mean over data sets, the bootstrap
-  95% CI over data sets; an average rank, ± the Nemenyi critical difference; a one-split value,
-  the order-statistics prediction interval of our splits; a mean ± SD over R runs, the normal
-  95% intervals of both means (standard errors, as Welch's test weighs them); a count or a value
-  published without its spread, none.
+  (:func:`repro.report.reproduction.judge`), with the interval that the rule uses (the error bar
+  of the published-against-reproduced figure): the interval inside which the published number
+  agrees (judge's ``low``, ``high``: for a mean over data sets, the paper's reference mean minus
+  our paired differences' CI; for an average rank, ours ± 1.96 SE; for a count, the counts the
+  test accepts; for a one-split value, the prediction interval of our splits), and for a mean ±
+  SD over R runs the normal 95% intervals of both means (standard errors, as Welch's test weighs
+  them); a value published without its spread, none.
 - :func:`value_flags`: the values to read with care, each with its note: a mean test accuracy
   at or below the data set's majority rate (a collapse: always predicting the most frequent
   class does as well), a data set that stands in for the paper's (generated or other data), a
@@ -51,14 +52,11 @@ def comparison_points(
     (``low``, ``high``) and of the published value (``published_low``, ``published_high``) that
     the rule uses (None where it uses none), ``on_standins``, ``substitute``."""
     published_runs = published_runs or {}
-    test = records[records["split"] == "test"]
-    runs = test.groupby(["method", "dataset", "metric"])["value"]
     spread = {
         (r.table, r.method, r.dataset, r.metric[: -len(suffix)]): (suffix, float(r.value))
         for suffix in SPREAD_SUFFIXES
         for r in reported[reported["metric"].str.endswith(suffix)].itertuples(index=False)
     }
-    per_table: dict = {}
     points = []
     for row in judged.itertuples(index=False):
         if str(row.metric).endswith(SPREAD_SUFFIXES):
@@ -66,20 +64,9 @@ def comparison_points(
         low = high = published_low = published_high = None
         rule = str(row.rule)
         if not pd.isna(row.reproduced):
-            if rule == agreement.RULES["mean_over_datasets"]:
-                per = _per_dataset(judged, test, row, per_table)
-                if len(per) >= 2:
-                    low, high = agreement.bootstrap_ci(per[row.method].to_numpy())
-            elif rule == agreement.RULES["average_rank"]:
-                per = _per_dataset(judged, test, row, per_table)
-                cd = agreement.nemenyi_critical_difference(per.shape[1], len(per))
-                low, high = row.reproduced - cd, row.reproduced + cd
-            elif rule == agreement.RULES["one_split"]:
-                low, high = prediction_interval(runs.get_group(_key(row)).dropna().to_numpy())
-            elif rule == agreement.RULES["mean_with_sd"]:
-                ours = runs.get_group(_key(row)).dropna().to_numpy()
-                half = Z95 * ours.std(ddof=1) / math.sqrt(ours.size)
-                low, high = ours.mean() - half, ours.mean() + half
+            # the interval of judge: where the published number agrees (a mean ± SD: ours)
+            low, high = getattr(row, "low", None), getattr(row, "high", None)
+            if rule == agreement.RULES["mean_with_sd"]:
                 _, sd = spread[(row.table, *_key(row))]
                 half = Z95 * sd / math.sqrt(int(published_runs[row.table]))
                 published_low, published_high = row.published - half, row.published + half
@@ -108,18 +95,6 @@ def comparison_points(
 
 def _key(row) -> tuple:
     return (row.method, row.dataset, row.metric)
-
-
-def _per_dataset(judged, test, row, cache: dict) -> pd.DataFrame:
-    """Our per-data-set means of the table's methods over the data sets every one ran (the
-    sample of :func:`~repro.report.reproduction.judge`'s aggregate rules)."""
-    key = (row.table, row.metric)
-    if key not in cache:
-        table = judged[(judged["table"] == row.table) & (judged["metric"] == row.metric)]
-        methods = sorted(set(table["method"]) & set(test["method"]))
-        sub = test[test["method"].isin(methods) & (test["metric"] == row.metric)]
-        cache[key] = sub.groupby(["dataset", "method"])["value"].mean().unstack("method").dropna()
-    return cache[key]
 
 
 def prediction_interval(values, alpha: float = agreement.ALPHA) -> tuple[float, float]:

@@ -131,6 +131,24 @@ def layout(summ: pd.DataFrame, reported: pd.DataFrame, table: str, datasets) -> 
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
+def judged_table(records, reported: pd.DataFrame, report_cfg, table: str) -> pd.DataFrame:
+    """Every published number of ``table`` (errors, selected and noisy counts) against our runs,
+    judged (:func:`repro.report.reproduction.judge` on the per-run values of :func:`per_run`).
+    The dashboard counts the same frame (``report.comparison`` of the Table 1 and 2 configs)."""
+    quantities = ["error", "n_selected", "n_noisy_selected"]
+    runs = per_run(records).melt(
+        id_vars=["method", "dataset"], value_vars=quantities, var_name="metric"
+    )
+    return judge(
+        comparison(summary(records), reported, table),
+        reported[reported["table"] == table],
+        records,
+        published_runs=report_cfg.get("published_runs"),
+        standins=report_cfg.get("substitutes") or (),
+        per_run=runs,
+    )
+
+
 def _write_table(records, out_dir, report_cfg, table: str, name: str, datasets) -> list[Path]:
     where = report_cfg.get("paths") or config.paths()
     reported = pd.read_csv(where.reported("vidaurre2012"))
@@ -145,18 +163,7 @@ def _write_table(records, out_dir, report_cfg, table: str, name: str, datasets) 
     )
     csv = out_dir / f"{name}_summary.csv"
     summ.to_csv(csv, index=False)
-    quantities = ["error", "n_selected", "n_noisy_selected"]
-    runs = per_run(records).melt(
-        id_vars=["method", "dataset"], value_vars=quantities, var_name="metric"
-    )
-    judged = judge(
-        comparison(summ, reported, table),
-        reported[reported["table"] == table],
-        records,
-        published_runs=report_cfg.get("published_runs"),
-        standins=report_cfg.get("substitutes") or (),
-        per_run=runs,
-    )
+    judged = judged_table(records, reported, report_cfg, table)
     rep = write_reproduction(
         judged,
         out_dir / "REPRODUCTION.md",
