@@ -1,7 +1,7 @@
 """The paper headline counts claims on the paper's data and on stand-ins apart, and shows another
 reading of an item beside it without adding its numbers (repro.report.dashboard.papers)."""
 
-from repro.report.dashboard.papers import paper_summaries
+from repro.report.dashboard.papers import paper_summaries, rests_on
 
 
 def _row(experiment, verdicts, values=None, reading=""):
@@ -9,6 +9,8 @@ def _row(experiment, verdicts, values=None, reading=""):
         "experiment": experiment,
         "paper": "boulle2007",
         "used": 1,
+        "published": 30,
+        "substitutes": [],
         "values": values,
         "claims": [{"verdict": v, "data": d} for v, d in verdicts],
         "reading": reading,
@@ -38,3 +40,17 @@ def test_claims_apart_by_data_and_readings_not_added():
     (reading,) = summary["readings"]
     assert reading["experiment"] == "boulle2007_table3_shrink"
     assert reading["numbers"]["within"] == 4 and reading["reading"] == "why"
+
+
+def test_what_the_claims_rest_on():
+    rows = [
+        {"used": 25, "substitutes": ["abalone19", "yeast1"], "published": 30},
+        {"used": 10, "substitutes": ["a"] * 10, "published": 10},  # all stand-ins
+        {"used": 0, "substitutes": [], "published": 5},  # not run
+    ]
+    assert rests_on(rows) == "23 of the paper's 30 data sets"
+    assert rests_on(rows[1:]) == "0 of the paper's 10 data sets"
+    assert rests_on([{"used": 42, "substitutes": [], "published": None}]) == (
+        "42 data sets; the paper does not name its own"
+    )
+    assert rests_on(rows[2:]) == ""

@@ -136,12 +136,26 @@ def paper_summaries(dashboard: dict) -> list[dict]:
                 "claims": {v: counts.get(v, 0) for v in VERDICTS},
                 "n_claims": len(claims),
                 "claims_by_data": by_data,
+                "rests_on": rests_on(primary),
                 "readings": readings(own),
                 "flags": flags,
                 "figure": f"{FIGURES}/{paper}_published_vs_reproduced.png" if points else None,
             }
         )
     return out
+
+
+def rests_on(rows: list[dict]) -> str:
+    """What a paper's claims on its own data rest on: "27 of the paper's 124 data sets", from the
+    row that uses most of them (its used data sets less substitutes and stand-ins); empty when
+    no row has records."""
+    basis = [(r["used"] - len(r["substitutes"]), r["published"]) for r in rows if r["used"]]
+    if not basis:
+        return ""
+    used, published = max(basis, key=lambda b: b[0])
+    if published is None:
+        return f"{used} data sets; the paper does not name its own"
+    return f"{used} of the paper's {published} data sets"
 
 
 #: the published-number counts a headline sums
