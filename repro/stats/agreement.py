@@ -51,8 +51,9 @@ class Agreement:
     statistic: float
     rule: str
     detail: str = ""
-    #: the interval, in the published number's units, inside which the published number agrees
-    #: (None where the rule has none): the error bar of a published-against-reproduced figure
+    #: the interval of published values that agree with ours by the rule (for a mean ± SD over
+    #: runs: our mean's normal interval); None where the rule has none: the bar of a
+    #: published-against-reproduced figure
     low: float | None = None
     high: float | None = None
 
@@ -308,14 +309,16 @@ def win_count(
     p = _fisher(published, n_published, ours, n_ours)
     accepted = accepted_counts(published, n_published, n_ours, alpha)
     span = f"{accepted[0]}–{accepted[-1]}" if accepted else "none"
+    # low/high: the published counts that would agree with ours (the test is symmetric)
+    published_range = accepted_counts(ours, n_ours, n_published, alpha)
     return Agreement(
         bool(p >= alpha),
         float(ours - published),
         _COUNT_RULE,
         f"paper {published}/{n_published} vs ours {ours}/{n_ours}, p = {p:.3g}; the test accepts "
         f"{span} of {n_ours}",
-        float(accepted[0]) if accepted else None,
-        float(accepted[-1]) if accepted else None,
+        float(published_range[0]) if published_range else None,
+        float(published_range[-1]) if published_range else None,
     )
 
 

@@ -220,9 +220,10 @@ def panels(points: list[dict]) -> dict[str, list[dict]]:
 
 def draw_paper_figure(summary: dict, points: list[dict], path) -> Path:
     """The published against the reproduced numbers of a paper: one panel per kind of number
-    (:func:`panels`), the diagonal, each point coloured by its rule's verdict, the interval of
-    ours (vertical) and of the published value (horizontal) where the rule has one; stand-in
-    numbers hollow (never judged), substitute data sets as triangles."""
+    (:func:`panels`), the diagonal, each point coloured by its rule's verdict, a horizontal bar
+    over the published values that would agree (a point on its bar agrees; for a mean ± SD over
+    runs, the 95% intervals of both means instead); stand-in numbers hollow (never judged),
+    substitute data sets as triangles."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -247,15 +248,13 @@ def draw_paper_figure(summary: dict, points: list[dict], path) -> Path:
         for p in group:
             colour = "#8c959f" if p["on_standins"] else AGREES_COLOURS[p["agrees"]]
             x, y = p["published"], p["reproduced"]
-            if p["low"] is not None or p["published_low"] is not None:
+            if p["published_low"] is not None:  # a mean ± SD: the intervals of both means
                 yerr = [[y - p["low"]], [p["high"] - y]] if p["low"] is not None else None
-                xerr = (
-                    [[x - p["published_low"]], [p["published_high"] - x]]
-                    if p["published_low"] is not None
-                    else None
-                )
+                xerr = [[x - p["published_low"]], [p["published_high"] - x]]
                 ax.errorbar(x, y, yerr=yerr, xerr=xerr, fmt="none", ecolor=colour, alpha=0.6,
                             lw=1, zorder=2)  # fmt: skip
+            elif p["low"] is not None:  # the published values that agree: on it, it agrees
+                ax.hlines(y, p["low"], p["high"], colors=colour, alpha=0.6, lw=1, zorder=2)
             ax.scatter(
                 x,
                 y,
@@ -282,7 +281,7 @@ def draw_paper_figure(summary: dict, points: list[dict], path) -> Path:
     fig.legend(handles=legend, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle(
         f"{summary['paper']}: published against reproduced, {len(points)} numbers\n"
-        "(bars: the interval of ours that the rule uses)",
+        "(bars: the published values that would agree; a mean ± SD: both means' 95% intervals)",
         fontsize=10,
     )
     bottom = 0.9 / fig.get_figheight()
