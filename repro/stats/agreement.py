@@ -40,6 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from repro.stats.posthoc import nemenyi_critical_difference
+
 ALPHA = 0.05
 
 
@@ -234,20 +236,12 @@ _DATASETS_RULE = (
 )
 
 
-def nemenyi_critical_difference(n_methods: int, n_datasets: int, alpha: float = ALPHA) -> float:
-    """CD = q_α √(k(k+1)/(6N)), q_α the studentized range quantile over √2 (Demšar 2006, §3.2.2)."""
-    alpha = _check_alpha(alpha)
-    if n_methods < 2 or n_datasets < 1:
-        raise ValueError(f"need ≥ 2 methods and ≥ 1 data set, got {n_methods}, {n_datasets}")
-    q = stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / math.sqrt(2)
-    return float(q * math.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
-
-
 def average_rank(
     published: float, ours: float, n_methods: int, n_datasets: int, alpha: float = ALPHA
 ) -> Agreement:
-    """Agrees when |ours − published| < the Nemenyi critical difference for k methods, N sets."""
-    cd = nemenyi_critical_difference(n_methods, n_datasets, alpha)
+    """Agrees when |ours − published| < the Nemenyi critical difference for k methods, N sets
+    (:func:`repro.stats.posthoc.nemenyi_critical_difference`)."""
+    cd = nemenyi_critical_difference(n_methods, n_datasets, _check_alpha(alpha))
     diff = float(ours - published)
     return Agreement(bool(abs(diff) < cd), diff, _RANK_RULE, f"difference {diff:+.2f}, CD {cd:.2f}")
 

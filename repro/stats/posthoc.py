@@ -367,5 +367,7 @@ def nemenyi_critical_difference(k: int, n: int, alpha: float = 0.05) -> float:
     """
     if k < 2 or n < 1:
         raise ValueError(f"need k >= 2 methods and n >= 1 data sets, got k={k}, n={n}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
     q = stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0)
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n)))
