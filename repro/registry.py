@@ -50,6 +50,7 @@ METHODS: dict[str, tuple[str, str]] = {
     "al1l2_nb": ("AL1/L2-NB", "vidaurre2012"),
     "fsnb": ("fsNB", "vidaurre2012"),
     "fsnb_p1": ("fsNB (patience 1)", "vidaurre2012"),
+    "fsnb_index": ("fsNB (index ties)", "vidaurre2012"),
     "nb_ml": ("NB (ML)", "vidaurre2012"),
     "snb_ml": ("SNB", "vidaurre2012"),
     "cfs_nb": ("CFS+NB", "vidaurre2012"),

@@ -49,3 +49,15 @@ def test_bad_input_names_what_is_wrong():
         equivalence([0.1], 0.01)
     with pytest.raises(ValueError, match="margin"):
         equivalence([0.1, 0.2], 0)
+
+
+def test_equivalence_ci_is_equivalence_from_the_mean_and_its_se():
+    # the first case above from its mean 0.0003, se 0.00057735 and 3 degrees of freedom
+    from repro.report.claims.evidence import equivalence_ci
+
+    d = [0.0013, -0.0007, 0.0013, -0.0007]
+    se = float(np.std(d, ddof=1) / np.sqrt(4))
+    verdict, text = equivalence_ci(float(np.mean(d)), se, 3, 0.01, over="over 4 data sets")
+    assert (verdict, text) == equivalence(d, 0.01)
+    with pytest.raises(ValueError, match="margin"):
+        equivalence_ci(0.0, 0.1, 3, -1.0)

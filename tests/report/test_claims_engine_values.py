@@ -633,6 +633,11 @@ def test_best_from_records():
         (["not testable", "not testable"], "not testable"),
         ([], "not testable"),
         (("holds", "holds", "partly"), "partly"),
+        (["partly", "partly"], "partly"),
+        # no stated part holds and one fails: not "partly"
+        (["partly", "does not hold"], "does not hold"),
+        (["partly", "does not hold", "not testable"], "does not hold"),
+        (["holds", "partly", "does not hold"], "partly"),
     ],
 )
 def test_conjunction(verdicts, expected):

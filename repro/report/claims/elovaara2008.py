@@ -13,25 +13,31 @@ Comparisons use the shared rules of :mod:`repro.report.claims.evidence` (``bette
 ``not_worse``, ``best``: Wilcoxon over the 45 data sets; per data set paired t over the 300
 (repetition, fold) pairs, α = 0.05). Rules this module adds:
 
+- **Clearly the best** ("A performs clearly the best", "A is clearly the winner"): holds when A
+  is significantly better than every other method (``evidence.better`` holds against each:
+  Wilcoxon over the data sets), does not hold otherwise — a best mean without significance is
+  not "clearly" best. The paper reports no test, hence no multiplicity correction.
 - **Rank by significance** on a data set: 1 + the number of other methods significantly better
   there (paired t over the folds, α = 0.05); methods that no other beats significantly share
   rank 1. "A achieves the highest accuracy on most data sets": A has rank 1 on more than half
-  of them — holds; partly when no other method has rank 1 on more data sets than A; does not
-  hold otherwise. "A is usually second best when it does not win": of the data sets where A's
-  rank is not 1, more than half give rank 2 — holds; partly when rank 2 is still A's most
-  frequent rank there; does not hold otherwise.
+  of them — holds; does not hold otherwise. "A is usually second best when it does not win": of
+  the data sets where A's rank is not 1, more than half give rank 2 — holds; does not hold
+  otherwise ("most", "usually": a strict majority).
 - **Differences shrink where R is strong** (R = EWB-10): over data sets, Spearman's ρ between
   R's mean and the spread (largest − smallest mean of the methods named): holds when ρ < 0 with
-  two-sided p < 0.05, partly when ρ < 0 without significance, does not hold when ρ ≥ 0.
+  two-sided p < 0.05, does not hold otherwise.
 - **Where R does poorly**: the data sets of R's lowest means, the lowest ``fraction`` of them
-  (⌈fraction · N⌉ sets), handed to the shared rule as its data sets.
-- **No differences between methods** ("differences between them are not large"): every pair
-  decided by ``evidence.better`` both ways; holds when no pair differs ("better" does not hold
-  either way), partly when some pairs do, does not hold when every pair does.
+  (⌈fraction · N⌉ sets), handed to the shared rule as its data sets; "dominates" holds when
+  ``evidence.best`` holds there (significantly better than each of the group), does not hold
+  otherwise.
+- **Differences not large** ("differences between them are not large"): every pair practically
+  equivalent, ``evidence.equivalence`` of the per-data-set mean differences within ± ``margin``;
+  holds when every pair is, does not hold otherwise (the evidence gives each pair's interval).
+- **Comparable** ("A reached accuracies comparable with B" on some data sets): practical
+  equivalence of the per-data-set mean differences A − B there within ± ``margin``.
 - **Rankings close on two metrics**: per data set Kendall's τ between the methods' means on the
   two metrics; holds when the mean τ > 0 and the Wilcoxon signed-rank test of the τs against 0
-  has two-sided p < 0.05, partly when the mean τ > 0 without significance, does not hold
-  otherwise.
+  has two-sided p < 0.05, does not hold otherwise.
 - **Dropped in the rankings**: per data set, a method's rank (1 = best, ties averaged) on
   log-sum minus that on accuracy; a method "drops" when these differences are positive on
   average and the Wilcoxon signed-rank test against 0 has two-sided p < 0.05. "Only A dropped"
@@ -41,11 +47,16 @@ Comparisons use the shared rules of :mod:`repro.report.claims.evidence` (``bette
   A's mean over the data sets is higher without significance (``evidence.better`` partly or
   does not hold), partly when A is significantly better (``better`` holds: better, but not
   only marginally), does not hold when A's mean is not higher.
+- **Standard deviations very small** (§5.2, Figs 1–2): per method and data set, the SD over the
+  repetitions of the cross-validation run's value (mean accuracy, resp. mean log-sum, of its
+  folds); for log-sum, a sum over a fold's instances whose scale is the data set's, relative to
+  |mean|. Holds when for every method the median of these SDs over the data sets is at most
+  ``bound``, does not hold otherwise; the evidence gives each method's median and largest SD.
 - **Time.** ``fit_time`` of each fold (the records' ``model`` split). "A is slower than B" is
-  ``evidence.better`` of B over A on it (lower is better). "It took over H hours to run a
-  cross-validation run with A on the larger data sets": per data set, the mean over the
-  repetitions of the summed fit times of a run's 10 folds; holds when the largest of them
-  exceeds H hours, does not hold otherwise.
+  ``evidence.better`` of B over A on it (lower is better), holding only when significant. "It
+  took over H hours to run a cross-validation run with A on the larger data sets": per data
+  set, the mean over the repetitions of the summed fit times of a run's 10 folds; holds when
+  the largest of them exceeds H hours, does not hold otherwise.
 """
 
 from __future__ import annotations
@@ -118,9 +129,20 @@ def significance_ranks(ev: Evidence, metric: str) -> pd.DataFrame:
 
 # --- accuracy and log-sum comparisons --------------------------------------------------------
 def best_of(ev: Evidence, a: str, metric: str = "accuracy", others=None) -> Verdict:
-    """ "A performs clearly the best" / "A is clearly the winner": evidence.best."""
+    """ "A performs clearly the best" / "A is clearly the winner": significantly better than
+    every other (module docstring)."""
     records = records_of(ev, metric)
-    return evidence.best(records, a, list(others or others_of(a)), metric)
+    cs = [evidence.compare(records, a, b, metric) for b in (others or others_of(a))]
+    verdicts = [evidence.better_verdict(c) for c in cs]
+    beaten = sum(v == "holds" for v in verdicts)
+    verdict = "holds" if beaten == len(cs) else "does not hold"
+    means = {c.b: c.mean_b for c in cs} | {a: cs[0].mean_a}
+    top = max(means, key=means.get)
+    return Verdict(
+        verdict,
+        f"{name(a)} significantly better than {beaten} of {len(cs)} others (best mean: "
+        f"{name(top)}); " + "; ".join(c.text() for c in cs),
+    )
 
 
 def wins_most(ev: Evidence, a: str, metric: str = "accuracy") -> Verdict:
@@ -128,12 +150,7 @@ def wins_most(ev: Evidence, a: str, metric: str = "accuracy") -> Verdict:
     ranks = significance_ranks(ev, metric)
     firsts = (ranks == 1).sum()
     n = len(ranks)
-    if firsts[a] > n / 2:
-        verdict = "holds"
-    elif firsts[a] == firsts.max():
-        verdict = "partly"
-    else:
-        verdict = "does not hold"
+    verdict = "holds" if firsts[a] > n / 2 else "does not hold"
     counts = ", ".join(f"{name(m)} {int(k)}" for m, k in firsts.sort_values().items())
     return Verdict(verdict, f"not significantly beaten (rank 1) on: {counts} of {n} data sets")
 
@@ -144,16 +161,12 @@ def usually_second(ev: Evidence, a: str, metric: str = "accuracy") -> Verdict:
     rest = ranks[ranks > 1]
     counts = rest.value_counts()
     second = int(counts.get(2, 0))
-    if second > len(rest) / 2:
-        verdict = "holds"
-    elif len(rest) and second == counts.max():
-        verdict = "partly"
-    else:
-        verdict = "does not hold"
+    verdict = "holds" if len(rest) and second > len(rest) / 2 else "does not hold"
     spread = ", ".join(f"rank {int(r)}: {int(k)}" for r, k in counts.sort_index().items())
     return Verdict(
         verdict,
-        f"{name(a)} beaten significantly on {len(rest)} of {len(ranks)} data sets; there {spread}",
+        f"{name(a)} beaten significantly on {len(rest)} of {len(ranks)} data sets; there "
+        f"{spread} (rank 2 on {second} of {len(rest)}, a majority needs > {len(rest) / 2:g})",
     )
 
 
@@ -165,12 +178,7 @@ def spread_shrinks(
     table = metric_table(records_of(ev, metric), metric)[methods]
     spread = table.max(axis=1) - table.min(axis=1)
     rho, p = stats.spearmanr(table[reference], spread)
-    if rho < 0 and p < evidence.ALPHA:
-        verdict = "holds"
-    elif rho < 0:
-        verdict = "partly"
-    else:
-        verdict = "does not hold"
+    verdict = "holds" if rho < 0 and p < evidence.ALPHA else "does not hold"
     who = ", ".join(name(m) for m in methods)
     return Verdict(
         verdict,
@@ -193,38 +201,50 @@ def dominates_where_poor(
     table = metric_table(records, metric)[reference].sort_values()
     sets = list(table.index[: math.ceil(fraction * len(table))])
     v = evidence.best(records, a, list(others), metric, datasets=sets)
-    return Verdict(
-        v.verdict, f"{len(sets)} sets of lowest {name(reference)} {metric}; {v.evidence}"
-    )
+    verdict = "holds" if v.verdict == "holds" else "does not hold"
+    return Verdict(verdict, f"{len(sets)} sets of lowest {name(reference)} {metric}; {v.evidence}")
 
 
-def no_differences(ev: Evidence, methods, metric: str = "accuracy") -> Verdict:
-    """ "Differences between them are not large": no pair differs by evidence.better."""
+def _equivalent(records, a, b, metric, margin, datasets=None) -> tuple[str, str]:
+    """Practical equivalence of a and b's per-data-set means (``evidence.equivalence``);
+    "not testable" below two shared data sets."""
+    table = metric_table(records[records["method"].isin([a, b])], metric)[[a, b]].dropna()
+    if datasets is not None:
+        table = table.loc[table.index.intersection(list(datasets))]
+    if len(table) < 2:
+        return "not testable", f"{len(table)} shared data set(s): {', '.join(table.index)}"
+    verdict, text = evidence.equivalence(table[a] - table[b], margin)
+    return verdict, f"mean {table[a].mean():.4f} vs {table[b].mean():.4f}, {text}"
+
+
+def no_differences(
+    ev: Evidence, methods, metric: str = "accuracy", margin: float = 0.02
+) -> Verdict:
+    """ "Differences between them are not large": every pair practically equivalent."""
     records = records_of(ev, metric)
-    differ, texts = [], []
+    parts = []
     for i, a in enumerate(methods):
         for b in methods[i + 1 :]:
-            c = evidence.compare(records, a, b, metric)
-            mirrored = evidence.compare(records, b, a, metric)
-            found = "holds" in (evidence.better_verdict(c), evidence.better_verdict(mirrored))
-            differ.append(found)
-            p = f"p = {c.p_wilcoxon:.2g}"
-            texts.append(f"{name(a)}–{name(b)} {c.mean_a:.3f}/{c.mean_b:.3f} ({p})")
-    if not any(differ):
-        verdict = "holds"
-    elif all(differ):
-        verdict = "does not hold"
+            v, text = _equivalent(records, a, b, metric, margin)
+            parts.append((v, f"{name(a)} − {name(b)}: {text}"))
+    kinds = [v for v, _ in parts if v != "not testable"]
+    if not kinds:
+        verdict = "not testable"
     else:
-        verdict = "partly"
-    return Verdict(verdict, f"{sum(differ)} of {len(differ)} pairs differ: " + "; ".join(texts))
+        verdict = "holds" if all(v == "holds" for v in kinds) else "does not hold"
+    n = sum(v == "holds" for v in kinds)
+    return Verdict(
+        verdict, f"{n} of {len(parts)} pairs equivalent: " + "; ".join(t for _, t in parts)
+    )
 
 
 def gaussian_well_on_normal(ev: Evidence, a: str, datasets, metric: str = "accuracy") -> Verdict:
     """ "A performs well on sets where the attributes truly are normally distributed":
-    evidence.not_worse against every other method on ``datasets`` (conjunction)."""
+    evidence.not_worse holds against every other method on ``datasets`` (one statement: the
+    methods are not parts of the sentence)."""
     records = records_of(ev, metric)
     parts = [evidence.not_worse(records, a, b, metric, datasets=datasets) for b in others_of(a)]
-    verdict = evidence.conjunction(p.verdict for p in parts)
+    verdict = "holds" if all(p.verdict == "holds" for p in parts) else "does not hold"
     return Verdict(verdict, "; ".join(p.evidence for p in parts))
 
 
@@ -235,12 +255,7 @@ def rankings_close(ev: Evidence, metric: str = "log_sum", to: str = "accuracy") 
     taus = np.array([stats.kendalltau(first.loc[d], second.loc[d])[0] for d in first.index])
     taus = taus[np.isfinite(taus)]
     p = float(stats.wilcoxon(taus).pvalue) if np.any(taus) else 1.0
-    if taus.mean() > 0 and p < evidence.ALPHA:
-        verdict = "holds"
-    elif taus.mean() > 0:
-        verdict = "partly"
-    else:
-        verdict = "does not hold"
+    verdict = "holds" if taus.mean() > 0 and p < evidence.ALPHA else "does not hold"
     return Verdict(
         verdict,
         f"Kendall τ of the {metric} and {to} rankings per data set: mean {taus.mean():.2f}, "
@@ -290,22 +305,56 @@ def marginally_better(ev: Evidence, a: str, b: str, metric: str = "accuracy") ->
     )
 
 
-def comparable_then_better(ev: Evidence, a: str, b: str, normal, metric: str = "accuracy"):
-    """ "On normal data A is comparable with B, and in other cases it performed better":
-    evidence.not_worse on ``normal`` and evidence.better on the other data sets (conjunction)."""
+def comparable_then_better(
+    ev: Evidence, a: str, b: str, normal, metric: str = "accuracy", margin: float = 0.01
+):
+    """ "On normal data A is comparable with B, and in other cases it performed better": two
+    parts — A and B practically equivalent on ``normal`` (within ± ``margin``), evidence.better
+    on the other data sets; conjunction."""
     records = records_of(ev, metric)
     rest = sorted(set(records["dataset"]) - set(normal))
-    on_normal = evidence.not_worse(records, a, b, metric, datasets=normal)
+    comparable, text = _equivalent(records, a, b, metric, margin, datasets=normal)
     on_rest = evidence.better(records, a, b, metric, datasets=rest)
-    verdict = evidence.conjunction((on_normal.verdict, on_rest.verdict))
-    return Verdict(verdict, f"normal sets: {on_normal.evidence}; the others: {on_rest.evidence}")
+    verdict = evidence.conjunction((comparable, on_rest.verdict))
+    return Verdict(
+        verdict,
+        f"comparable on the normal sets: {text} — {comparable}; better on the others: "
+        f"{on_rest.evidence} — {on_rest.verdict}",
+    )
+
+
+def sd_small(ev: Evidence, metric: str = "accuracy", bound: float = 0.01) -> Verdict:
+    """ "Standard deviation values were very small for all classifiers" (module docstring)."""
+    records = records_of(ev, metric)
+    runs = records.groupby(["method", "dataset", "repetition"])["value"].mean()
+    sd = runs.groupby(["method", "dataset"]).std(ddof=1)
+    relative = metric == "log_sum"
+    if relative:
+        sd = sd / runs.groupby(["method", "dataset"]).mean().abs()
+    sd = sd.dropna()
+    if sd.empty:
+        return Verdict("not testable", "fewer than two repetitions: no standard deviation")
+    medians = sd.groupby("method").median()
+    verdict = "holds" if (medians <= bound).all() else "does not hold"
+    kind = "relative SD (SD/|mean|)" if relative else "SD"
+    texts = ", ".join(
+        f"{name(m)} {medians[m]:.4f} (max {sd[m].max():.4f}, {sd[m].idxmax()})"
+        for m in medians.index
+    )
+    n = runs.index.get_level_values("repetition").nunique()
+    return Verdict(
+        verdict,
+        f"{kind} of the CV-run {metric} over {n} repetitions, median over "
+        f"{sd.index.get_level_values('dataset').nunique()} data sets: {texts}; bound {bound:g}",
+    )
 
 
 # --- time ------------------------------------------------------------------------------------
 def slower(ev: Evidence, a: str, b: str) -> Verdict:
     """ "A was even worse [slower] than B": evidence.better of B over A on fit_time."""
     c = evidence.compare(records_of(ev, "fit_time"), b, a, "fit_time", False)
-    return Verdict(evidence.better_verdict(c), f"faster: {c.text()} (s per fold)")
+    verdict = "holds" if evidence.better_verdict(c) == "holds" else "does not hold"
+    return Verdict(verdict, f"faster: {c.text()} (s per fold)")
 
 
 def cv_run_hours(ev: Evidence, a: str, hours: float) -> Verdict:

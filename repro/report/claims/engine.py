@@ -17,6 +17,11 @@ A rule is ``rule(evidence: Evidence, **params) -> Verdict``; it reads records wi
 ``evidence.records(experiment)`` and never refits. A claim without ``rule`` is "not testable"
 and must say why in ``note``. Missing records make a claim "not testable (no records)", never a
 failure of the whole table.
+
+The paper's own numbers are a records source too: :mod:`repro.report.claims.published`
+(``published_records(paper, tables)``, ``published_evidence(paper, {experiment: tables})``)
+builds, from ``experiments/<paper>/reported.csv``, frames in the layout the rules read and serves
+them through ``Evidence(results_dir, cache=...)``, so a rule can be run on what the paper printed.
 """
 
 from __future__ import annotations

@@ -12,8 +12,13 @@
   other method, partly when A has the best mean without that, does not hold otherwise.
 - "A and B are alike" (:func:`similar_verdict`): holds when neither is significantly better,
   the weaker of "as good as" both ways.
-- A sentence of several statements (:func:`conjunction`): holds when every part holds, does not
-  hold when every part does not hold, partly otherwise (parts not testable left out).
+- A sentence of several statements (:func:`conjunction`): its parts are the statements of the
+  sentence itself (nothing the sentence does not say), each listed in the evidence. Holds when
+  every part holds; partly when some part holds and another fails (or every part is itself
+  only partly shown); does not hold when no part holds and some part fails (parts not testable
+  left out; all not testable: not testable).
+- "A and B are practically the same" (:func:`equivalence`, :func:`equivalence_ci`): the
+  (1 − 2α) t interval of the mean paired difference inside ± a margin stated per claim.
 
 Per-data-set wins and losses are two-tailed paired t-tests over the folds at α = 0.05
 (:func:`repro.stats.tests.paired_t_wins_losses`, the papers' own W/L rule); a difference of one
@@ -182,11 +187,19 @@ def similar_verdict(c: Comparison) -> str:
 
 
 def conjunction(verdicts) -> str:
-    """The verdict of a sentence of several statements (module docstring)."""
-    kinds = {v for v in verdicts if v != "not testable"}
+    """The verdict of a sentence of several statements (module docstring): "holds" when every
+    part holds; "partly" when some part holds and some other does not, or when every part is
+    "partly"; "does not hold" when no part holds and at least one does not hold (a "partly" part
+    does not rescue a sentence whose other part fails and none holds). "not testable" parts are
+    left out; none left: "not testable"."""
+    kinds = [v for v in verdicts if v != "not testable"]
     if not kinds:
         return "not testable"
-    return kinds.pop() if len(kinds) == 1 else "partly"
+    if all(v == "holds" for v in kinds):
+        return "holds"
+    if "holds" in kinds or all(v == "partly" for v in kinds):
+        return "partly"
+    return "does not hold"
 
 
 def equivalence(diffs, margin: float, alpha: float = ALPHA) -> tuple[str, str]:
@@ -201,11 +214,20 @@ def equivalence(diffs, margin: float, alpha: float = ALPHA) -> tuple[str, str]:
     d = d[~np.isnan(d)]
     if len(d) < 2:
         raise ValueError(f"equivalence needs ≥ 2 differences, got {len(d)}")
-    if not margin > 0:
-        raise ValueError(f"margin must be positive, got {margin!r}")
     mean = float(d.mean())
     se = float(d.std(ddof=1) / np.sqrt(len(d)))
-    half = float(stats.t.ppf(1 - alpha, len(d) - 1) * se)
+    return equivalence_ci(mean, se, len(d) - 1, margin, alpha, f"over {len(d)} data sets")
+
+
+def equivalence_ci(
+    mean: float, se: float, dof: float, margin: float, alpha: float = ALPHA, over: str = ""
+) -> tuple[str, str]:
+    """:func:`equivalence` from a mean difference, its standard error and the degrees of freedom
+    of its t distribution (one split whose noise comes from elsewhere, for instance); ``over``
+    ends the evidence ("over 29 data sets"). Returns (verdict, evidence text)."""
+    if not margin > 0:
+        raise ValueError(f"margin must be positive, got {margin!r}")
+    half = float(stats.t.ppf(1 - alpha, dof) * se)
     lo, hi = mean - half, mean + half
     inside = -margin <= lo and hi <= margin
     verdict = "holds" if inside else "does not hold"
@@ -217,6 +239,41 @@ def equivalence(diffs, margin: float, alpha: float = ALPHA) -> tuple[str, str]:
         reading = "equivalence not shown (the interval crosses the margin)"
     text = (
         f"mean difference {mean:+.4g}, {100 * (1 - 2 * alpha):.0f}% CI [{lo:+.4g}, {hi:+.4g}] "
-        f"vs margin ±{margin:g} over {len(d)} data sets (ROPE/TOST): {reading}"
+        f"vs margin ±{margin:g}{' ' + over if over else ''} (ROPE/TOST): {reading}"
     )
     return verdict, text
+
+
+def paired_means(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
+    """Data sets × (a, b) of the per-data-set test means of ``metric`` where both ran."""
+    sub = records[
+        records["method"].isin([a, b])
+        & (records["split"] == "test")
+        & (records["metric"] == metric)
+    ]
+    if datasets is not None:
+        sub = sub[sub["dataset"].isin(list(datasets))]
+    for m in (a, b):
+        if not (sub["method"] == m).any():
+            raise ValueError(f"no test records of {m!r} for {metric!r}")
+    return metric_table(sub, metric).reindex(columns=[a, b]).dropna()
+
+
+def equivalent(
+    records: pd.DataFrame, a: str, b: str, metric: str, margin: float, scale: str = "difference",
+    datasets=None,
+) -> Verdict:  # fmt: skip
+    """ "a and b are practically the same on ``metric``": :func:`equivalence` of the paired
+    per-data-set means, as differences a − b (``scale`` "difference") or ratios a / b − 1
+    ("ratio"), within ± ``margin``."""
+    t = paired_means(records, a, b, metric, datasets)
+    if scale == "ratio":
+        d = t[a] / t[b].where(t[b] != 0) - 1.0
+        what = f"{a}/{b} − 1"
+    elif scale == "difference":
+        d = t[a] - t[b]
+        what = f"{a} − {b}"
+    else:
+        raise ValueError(f"scale must be difference or ratio, got {scale!r}")
+    verdict, text = equivalence(d.to_numpy(), margin)
+    return Verdict(verdict, f"{metric} {what}: {text}")

@@ -12,12 +12,16 @@ of several comparisons is their conjunction. Rules this module adds:
 
 - :func:`best_against`: "A is the best" on each of ``metrics`` against ``others`` (default: every
   method of the other papers that has records); the conjunction over the metrics.
-- :func:`never_worse`: "A never underperforms B": holds when A loses significantly (paired t over
-  the folds) on no data set to any of ``others``; partly when it is never worse over the data
-  sets (Wilcoxon) but loses on some; does not hold when it is worse over the data sets to one.
-- :func:`improves`: each of ``a`` better than each of ``others`` (``better``), the conjunction.
-- :func:`alike_and_smaller`: A and each of ``others`` alike on ``score`` and A better on
-  ``size`` (fewer variables used: the ``n_selected`` of the records' ``model`` split).
+- :func:`never_worse`: "A never underperforms B", read strictly (no significant counter-case):
+  holds when A loses significantly (paired t over the folds) on no data set to any of
+  ``others``; does not hold otherwise (the evidence says whether A is also worse over the data
+  sets, Wilcoxon).
+- :func:`improves`: "A usually improves B": for each of ``a`` and each of ``others``, A's mean
+  better than B's on a majority (> 50%) of the data sets both ran; the conjunction (the
+  Wilcoxon comparison is shown, not decisive).
+- :func:`alike_and_smaller`: A and each of ``others`` "almost the same" on ``score``
+  (``evidence.equivalence`` of the per-data-set differences within ± ``margin``) and A better
+  on ``size`` (fewer variables used: the ``n_selected`` of the records' ``model`` split).
 
 A method of ``others`` without records yet is left out and named in the evidence; the claimed
 method without records makes the claim "not testable (no records)".
@@ -113,12 +117,8 @@ def never_worse(ev: Evidence, a: str, others, metric: str = "accuracy") -> Verdi
     comparisons = [evidence.compare(records, a, b, metric, higher) for b in present]
     worse = [c.b for c in comparisons if evidence.not_worse_verdict(c) == "does not hold"]
     losses = {c.b: c.losses for c in comparisons if c.losses}
-    if worse:
-        verdict = "does not hold"
-    elif losses:
-        verdict = "partly"
-    else:
-        verdict = "holds"
+    # "never": a single significant per-data-set loss is a counter-case
+    verdict = "does not hold" if worse or losses else "holds"
     lost = ", ".join(f"{b} on {k}" for b, k in losses.items()) or "none"
     text = (
         f"{a} vs {len(present)} methods on {metric}: significantly worse over the data sets "
@@ -137,24 +137,36 @@ def improves(ev: Evidence, a, others, metric: str = "accuracy") -> Verdict:
     a = [a] if isinstance(a, str) else list(a)
     present, absent = _present(records, a, list(others))
     higher = higher_is_better(metric)
-    parts = [evidence.compare(records, x, b, metric, higher) for x in a for b in present]
-    verdicts = [evidence.better_verdict(c) for c in parts]
-    text = "; ".join(f"{v}: {c.text()}" for v, c in zip(verdicts, parts, strict=True))
-    return Verdict(evidence.conjunction(verdicts), text + _absent(absent))
+    verdicts, texts = [], []
+    for x in a:
+        for b in present:
+            c = evidence.compare(records, x, b, metric, higher)
+            t = evidence.paired_means(records, x, b, metric)
+            d = (t[x] - t[b]) if higher else (t[b] - t[x])
+            k, n = int((d > 0).sum()), len(d)
+            v = "holds" if k > n / 2 else "does not hold"
+            verdicts.append(v)
+            texts.append(f"{v}: {x} ahead of {b} on {k} of {n} data sets (usually: > {n / 2:g}); "
+                         + c.text())  # fmt: skip
+    return Verdict(evidence.conjunction(verdicts), "; ".join(texts) + _absent(absent))
 
 
 def alike_and_smaller(
-    ev: Evidence, a: str, others, score: str = "auc", size: str = "n_selected"
-) -> Verdict:
+    ev: Evidence, a: str, others, score: str = "auc", size: str = "n_selected",
+    margin: float = 0.01,
+) -> Verdict:  # fmt: skip
     """ "The performance is almost the same, the sparsity far better with A" against each of
-    ``others``: alike on ``score``, A better (smaller) on ``size``."""
+    ``others``: equivalent on ``score`` within ± ``margin`` (``evidence.equivalence`` of the
+    per-data-set differences), A better (smaller) on ``size``."""
     scores, sizes = records_of(ev, score), records_of(ev, size)
     present, absent = _present(scores, a, list(others))
     verdicts, texts = [], []
     for b in present:
-        alike = evidence.compare(scores, a, b, score, higher_is_better(score))
+        t = evidence.paired_means(scores, a, b, score)
+        same, eq = evidence.equivalence((t[a] - t[b]).to_numpy(), margin)
         smaller = evidence.compare(sizes, a, b, size, higher_is_better(size))
-        both = [evidence.similar_verdict(alike), evidence.better_verdict(smaller)]
+        both = [same, evidence.better_verdict(smaller)]
         verdicts += both
-        texts.append(f"alike {both[0]}: {alike.text()}; smaller {both[1]}: {smaller.text()}")
+        texts.append(f"almost the same {both[0]}: {score} {a} − {b}: {eq}; smaller {both[1]}: "
+                     f"{smaller.text()}")  # fmt: skip
     return Verdict(evidence.conjunction(verdicts), " | ".join(texts) + _absent(absent))

@@ -38,6 +38,7 @@ PAPER_METHODS = {
 #: variant rows shown after the paper's methods in Tables 1–2 (not the paper's definitions)
 VARIANTS = {
     "fsnb_p1": "fsNB, patience 1 (variant)",
+    "fsnb_index": "fsNB, index ties (variant)",
     "nb": "MODL NB (variant, not the paper's)",
     "snb_acc": "SNB(ACC) over MODL (variant, not the paper's)",
 }
