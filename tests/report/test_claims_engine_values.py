@@ -363,17 +363,17 @@ def test_compare_on_chosen_data_sets():
 
 def test_compare_one_loss_at_the_smallest_rank():
     # differences -0.01, 0.02..0.06: W- = 1, p = 2·#{∅, {1}}/2^6 = 0.0625 (not significant);
-    # a wins 5, loses 1: "a better" partly; "a as good" holds (b better: 1 win < 5 losses: no);
-    # "b as good as a" is the mirror of "a better": partly
+    # a wins 5, loses 1: "a better" does not hold (a lead without significance); "a as good"
+    # holds (b better: no); "b as good as a" is the mirror of "a better": holds; alike: holds
     r = pair([-0.01, 0.02, 0.03, 0.04, 0.05, 0.06])
     c = evidence.compare(r, "a", "b", "accuracy")
     assert (c.wins, c.losses, c.a_ahead, c.b_ahead) == (5, 1, True, False)
     assert c.p_wilcoxon == pytest.approx(4 / 64)
     assert c.text().endswith("W/L 5/1, Wilcoxon p = 0.0625")
-    assert evidence.better_verdict(c) == "partly"
+    assert evidence.better_verdict(c) == "does not hold"
     assert evidence.not_worse_verdict(c) == "holds"
-    assert evidence.not_worse(r, "b", "a", "accuracy").verdict == "partly"
-    assert evidence.similar_verdict(c) == "partly"
+    assert evidence.not_worse(r, "b", "a", "accuracy").verdict == "holds"
+    assert evidence.similar_verdict(c) == "holds"
 
 
 def test_compare_three_ahead_three_behind():
@@ -409,17 +409,18 @@ def test_compare_counts_ties_as_nobody_ahead():
 
 def test_compare_ahead_counts_only_the_data_sets_that_differ():
     # +0.01, +0.02, -0.03 and two equal data sets: a ahead on 2, behind on 1 (the equal ones
-    # count for nobody): a ahead, b not; W/L 2/1 over 5 data sets: "a better" partly
+    # count for nobody): a ahead, b not; W/L 2/1 over 5 data sets: "a better" does not hold
+    # (not won on every data set)
     r = pair([0.01, 0.02, -0.03, 0.0, 0.0])
     c = evidence.compare(r, "a", "b", "accuracy")
     assert (c.wins, c.losses, c.a_ahead, c.b_ahead) == (2, 1, True, False)
-    assert evidence.better_verdict(c) == "partly"
+    assert evidence.better_verdict(c) == "does not hold"
     c = evidence.compare(r, "b", "a", "accuracy")
     assert (c.wins, c.losses, c.a_ahead, c.b_ahead) == (1, 2, False, True)
 
 
 def test_compare_five_data_sets_decided_by_the_folds():
-    # all five won: holds without Wilcoxon; four won and one tie: partly
+    # all five won: holds without Wilcoxon; four won and one tie: does not hold
     r = pair([0.01, 0.02, 0.03, 0.04, 0.05])
     c = evidence.compare(r, "a", "b", "accuracy")
     assert math.isnan(c.p_wilcoxon) and (c.wins, c.n_datasets) == (5, 5)
@@ -427,8 +428,8 @@ def test_compare_five_data_sets_decided_by_the_folds():
     r = pair([0.01, 0.02, 0.03, 0.04, 0.0])
     c = evidence.compare(r, "a", "b", "accuracy")
     assert (c.wins, c.losses) == (4, 0)
-    assert evidence.better_verdict(c) == "partly"
-    assert evidence.not_worse(r, "b", "a", "accuracy").verdict == "partly"
+    assert evidence.better_verdict(c) == "does not hold"
+    assert evidence.not_worse(r, "b", "a", "accuracy").verdict == "holds"
 
 
 def test_b_significantly_better_over_data_sets_is_a_not_as_good():
@@ -494,19 +495,20 @@ def test_comparison_text():
         # six data sets or more: Wilcoxon significant in a's favour holds, whatever the W/L
         (6, 0, 0, 0.03125, True, "holds"),
         (40, 0, 3, 0.001, True, "holds"),
-        # not significant (p = α is not below α), or significant for b: W/L decide partly
-        (6, 3, 1, 0.05, True, "partly"),
-        (6, 3, 1, 0.01, False, "partly"),
+        # not significant (p = α is not below α), or significant for b: does not hold, whatever
+        # the W/L (one statement: never "partly")
+        (6, 3, 1, 0.05, True, "does not hold"),
+        (6, 3, 1, 0.01, False, "does not hold"),
         (6, 2, 2, 0.01, False, "does not hold"),
         (6, 2, 2, 0.5, True, "does not hold"),
-        (6, 6, 0, 0.0625, True, "partly"),
+        (6, 6, 0, 0.0625, True, "does not hold"),
         (6, 1, 4, 0.0625, True, "does not hold"),
         # five or fewer: the folds decide, every data set won holds
         (5, 5, 0, float("nan"), True, "holds"),
         (5, 5, 0, 0.01, True, "holds"),
         (5, 0, 0, 0.01, True, "does not hold"),
-        (5, 4, 0, float("nan"), True, "partly"),
-        (5, 3, 2, float("nan"), True, "partly"),
+        (5, 4, 0, float("nan"), True, "does not hold"),
+        (5, 3, 2, float("nan"), True, "does not hold"),
         (5, 2, 2, float("nan"), True, "does not hold"),
         (5, 1, 3, float("nan"), False, "does not hold"),
         (1, 1, 0, float("nan"), True, "holds"),
@@ -523,17 +525,16 @@ def test_better_verdict(n, wins, losses, p, a_ahead, expected):
         # b better by Wilcoxon (b ahead, p < α): a is not as good
         (6, 0, 6, 0.03125, False, True, "does not hold"),
         (8, 1, 1, 10 / 256, False, True, "does not hold"),
-        # Wilcoxon significant but nobody ahead: the W/L decide; b's wins (a's losses) > a's
-        # wins: partly, else a is as good
+        # Wilcoxon significant but nobody ahead: b is not better, so a is as good
         (30, 3, 3, 0.02, False, False, "holds"),
-        (30, 1, 3, 0.02, False, False, "partly"),
+        (30, 1, 3, 0.02, False, False, "holds"),
         # a ahead: b not better by Wilcoxon
         (6, 5, 1, 0.03125, True, False, "holds"),
-        (6, 1, 5, 0.0625, False, True, "partly"),
+        (6, 1, 5, 0.0625, False, True, "holds"),  # b ahead without significance
         (6, 1, 1, 0.0625, False, True, "holds"),
-        # five or fewer: b wins everywhere, on most, on as many as a
+        # five or fewer: b wins everywhere, on most (not all: a as good), on as many as a
         (5, 0, 5, float("nan"), False, True, "does not hold"),
-        (5, 1, 4, float("nan"), False, True, "partly"),
+        (5, 1, 4, float("nan"), False, True, "holds"),
         (5, 2, 2, float("nan"), False, False, "holds"),
     ],
 )
@@ -569,8 +570,8 @@ def test_not_worse_verdict_without_b_ahead(wins, losses, p, a_ahead, expected):
         (6, 6, 0, 0.03125, True, False, "does not hold"),  # a significantly better
         (6, 0, 6, 0.03125, False, True, "does not hold"),  # b significantly better
         (6, 3, 3, 0.4375, False, False, "holds"),
-        (6, 5, 1, 0.0625, True, False, "partly"),  # a partly better: b partly not as good
-        (6, 1, 5, 0.0625, False, True, "partly"),  # b partly better
+        (6, 5, 1, 0.0625, True, False, "holds"),  # a ahead without significance: alike
+        (6, 1, 5, 0.0625, False, True, "holds"),  # b ahead without significance
         (5, 5, 0, float("nan"), True, False, "does not hold"),
         (5, 0, 0, float("nan"), False, False, "holds"),
     ],
@@ -589,18 +590,19 @@ def test_best_of():
         "a vs b on error over 6 data set(s): mean 0.1000 vs 0.2000, W/L 6/0, Wilcoxon p = 0.0312"
         "; a vs c on error over 6 data set(s): mean 0.1000 vs 0.1500, W/L 0/0, Wilcoxon p = 0.5"
     )
-    # lower is better: a has the best mean but is not better than c: partly
+    # lower is better: a has the best mean but is not better than c: does not hold, and the
+    # evidence says the best mean is a's
     assert evidence.best_of([c_b, c_c], "a", higher_is_better=False) == Verdict(
-        "partly", "best mean: a; " + text
+        "does not hold", "best mean: a (without significance against every other); " + text
     )
     # higher is better: b has the best mean: does not hold
     assert evidence.best_of([c_b, c_c], "a") == Verdict("does not hold", "best mean: b; " + text)
     # better than every other method holds, whatever the means
     assert evidence.best_of([c_b], "a") == Verdict("holds", "best mean: b; " + text.split("; ")[0])
     assert evidence.best_of([c_b], "a", False).verdict == "holds"
-    # one better, one partly: not every one holds
+    # one better, one ahead without significance: not every one holds
     c_p = Comparison("a", "c", "error", 6, 4, 1, 0.10, 0.15, 0.0625, True, False)
-    assert evidence.best_of([c_b, c_p], "a", False).verdict == "partly"
+    assert evidence.best_of([c_b, c_p], "a", False).verdict == "does not hold"
     assert evidence.best_of([c_p, c_b], "a", True).verdict == "does not hold"
 
 

@@ -2,14 +2,13 @@
 
 - "A is better than B" (:func:`better`): over N ≥ 6 data sets, the Wilcoxon signed-rank test of
   the per-data-set means (two-sided, α = 0.05; Demšar 2006) decides — holds when significant in
-  A's favour, partly when A is ahead on more data sets (significant per-data-set wins > losses)
-  without significance, does not hold otherwise. Over 1–5 data sets (too few for Wilcoxon to
+  A's favour, does not hold otherwise (a lead without significance is shown in the evidence, not
+  graded "partly": one statement holds or not). Over 1–5 data sets (too few for Wilcoxon to
   reach α), the per-data-set paired t-tests over folds decide: holds when A wins on every data
-  set, partly when its wins outnumber its losses, does not hold otherwise.
-- "A is as good as B" (:func:`not_worse`): holds unless A is significantly worse by the same
-  tests (partly when worse on a minority of data sets only).
+  set, does not hold otherwise.
+- "A is as good as B" (:func:`not_worse`): holds unless "B is better than A" holds.
 - "A is the best of several" (:func:`best`): holds when :func:`better` holds against every
-  other method, partly when A has the best mean without that, does not hold otherwise.
+  other method, does not hold otherwise.
 - "A and B are alike" (:func:`similar_verdict`): holds when neither is significantly better,
   the weaker of "as good as" both ways.
 - A sentence of several statements (:func:`conjunction`): its parts are the statements of the
@@ -128,20 +127,18 @@ def compare(
 
 
 def better_verdict(c: Comparison) -> str:
-    """The verdict of "a is better than b" (module docstring)."""
+    """The verdict of "a is better than b" (module docstring): one statement, so "holds" or
+    "does not hold", never "partly" (a lead without significance does not hold; the evidence
+    shows the lead)."""
     if c.n_datasets >= MIN_WILCOXON:
-        if c.p_wilcoxon < ALPHA and c.a_ahead:
-            return "holds"
-        return "partly" if c.wins > c.losses else "does not hold"
-    if c.wins == c.n_datasets:
-        return "holds"
-    return "partly" if c.wins > c.losses else "does not hold"
+        return "holds" if c.p_wilcoxon < ALPHA and c.a_ahead else "does not hold"
+    return "holds" if c.wins == c.n_datasets else "does not hold"
 
 
 def not_worse_verdict(c: Comparison) -> str:
     """The verdict of "a is as good as b": the mirror of "b is better than a"."""
     worse = better_verdict(c.mirrored())
-    return {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[worse]
+    return {"holds": "does not hold", "does not hold": "holds"}[worse]
 
 
 def better(records, a, b, metric, higher_is_better=True, datasets=None) -> Verdict:
@@ -164,25 +161,22 @@ def best(records, a, others, metric, higher_is_better=True, datasets=None) -> Ve
 
 def best_of(comparisons: list[Comparison], a: str, higher_is_better: bool = True) -> Verdict:
     """ "a is the best" from the comparisons of ``a`` with each other method: holds when ``a`` is
-    better than every one, partly when its mean is the best without that, else does not hold."""
+    better than every one, else does not hold (the evidence says when its mean is the best
+    without that)."""
     verdicts = [better_verdict(c) for c in comparisons]
     means = {c.b: c.mean_b for c in comparisons} | {a: comparisons[0].mean_a}
     top = (max if higher_is_better else min)(means, key=means.get)
-    if all(v == "holds" for v in verdicts):
-        verdict = "holds"
-    elif top == a:
-        verdict = "partly"
-    else:
-        verdict = "does not hold"
-    evidence = f"best mean: {top}; " + "; ".join(c.text() for c in comparisons)
+    verdict = "holds" if all(v == "holds" for v in verdicts) else "does not hold"
+    lead = " (without significance against every other)" if top == a and verdict != "holds" else ""
+    evidence = f"best mean: {top}{lead}; " + "; ".join(c.text() for c in comparisons)
     return Verdict(verdict, evidence)
 
 
 def similar_verdict(c: Comparison) -> str:
     """The verdict of "a and b are alike": the weaker of "a as good as b" and "b as good as a"."""
-    order = ("holds", "partly", "does not hold")
+    order = ("holds", "does not hold")
     mirrored = better_verdict(c)  # a better than b: then b is not as good as a
-    b_as_good = {"holds": "does not hold", "partly": "partly", "does not hold": "holds"}[mirrored]
+    b_as_good = {"holds": "does not hold", "does not hold": "holds"}[mirrored]
     return max((not_worse_verdict(c), b_as_good), key=order.index)
 
 

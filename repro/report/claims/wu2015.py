@@ -157,16 +157,15 @@ def pairwise(
     metric: str = "accuracy",
     panel=None,
     min_size=None,
-    strict: bool = False,
 ) -> Verdict:
     """ "A is better than B" (``kind="better"``, evidence.better) or "A is as good as B"
     (``kind="not_worse"``, evidence.not_worse) for every ``[A, B]`` of ``pairs``; conjunction.
-    ``strict`` ("a *significant* improvement"): a pair is better only when the shared rule finds
-    it significant (its "partly", ahead without significance, does not hold)."""
+    A pair is better only when the shared rule finds it significant (ahead without significance
+    does not hold), as "a *significant* improvement" reads."""
     rule = {"better": evidence.better, "not_worse": evidence.not_worse}[kind]
     records = paper_records(ev, experiment, panel, min_size)
     parts = [rule(records, a, b, metric) for a, b in pairs]
-    verdicts = ["does not hold" if strict and p.verdict == "partly" else p.verdict for p in parts]
+    verdicts = [p.verdict for p in parts]
     return Verdict(evidence.conjunction(verdicts), "; ".join(p.evidence for p in parts))
 
 
