@@ -37,6 +37,7 @@ PAPER_METHODS = {
 }
 #: variant rows shown after the paper's methods in Tables 1–2 (not the paper's definitions)
 VARIANTS = {
+    "l1l2_nb": "L1/L2-NB (non-adaptive; in the paper's text only)",
     "fsnb_p1": "fsNB, patience 1 (variant)",
     "fsnb_index": "fsNB, index ties (variant)",
     "nb": "MODL NB (variant, not the paper's)",
