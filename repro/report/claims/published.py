@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from repro.config import paths
 from repro.report.claims.engine import Evidence
 
 #: the ``dataset`` names a reported.csv uses for aggregates over the data sets
@@ -33,16 +34,17 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def reported(paper: str, published_dir="experiments") -> pd.DataFrame:
-    """The rows of ``<published_dir>/<paper>/reported.csv``."""
-    path = Path(published_dir) / paper / "reported.csv"
+def reported(paper: str, published_dir=None) -> pd.DataFrame:
+    """The rows of ``<published_dir>/<paper>/reported.csv`` (default: the package's published
+    numbers, ``paths.published``)."""
+    path = Path(published_dir or paths().published) / paper / "reported.csv"
     if not path.is_file():
         raise FileNotFoundError(f"no published numbers of {paper}: {path}")
     return pd.read_csv(path, dtype={"method": str, "dataset": str, "metric": str})
 
 
 def published_records(
-    paper: str, tables=None, published_dir="experiments", extra: pd.DataFrame | None = None
+    paper: str, tables=None, published_dir=None, extra: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """The published numbers of ``paper`` (only the rows of ``tables``, e.g. ["Table 3"], when
     given) as records (module docstring); ``extra``: rows typed in from the paper's text or
@@ -67,18 +69,18 @@ def published_records(
 
 
 def published_evidence(
-    paper: str, experiments: dict, published_dir="experiments", results_dir="results"
+    paper: str, experiments: dict, published_dir=None, results_dir=None
 ) -> Evidence:
     """An :class:`Evidence` serving, for each ``experiment: tables`` of ``experiments``, the
     published rows of those tables (a ready frame may stand for the tables); any other
-    experiment is read from ``results_dir`` as usual."""
+    experiment is read from ``results_dir`` (default ``paths.results``) as usual."""
     cache = {}
     for experiment, tables in experiments.items():
         if isinstance(tables, pd.DataFrame):
             cache[experiment] = tables
         else:
             cache[experiment] = published_records(paper, tables, published_dir)
-    return Evidence(results_dir, cache=cache)
+    return Evidence(results_dir or paths().results, cache=cache)
 
 
 def is_published(records: pd.DataFrame) -> bool:
