@@ -366,3 +366,38 @@ def test_table2_report_names_the_gaussian_of_nb_and_bma():
     rec = _records({("nb_laplace", "iris"): [0.9, 0.8]})
     assert "normal density" in wu2015.gaussian_note(rec)
     assert "Weka's Gaussian" in wu2015.gaussian_note(rec.assign(p_gaussian="weka"))
+
+
+def test_one_split_section_lists_cells_inside_only_through_a_wide_spread():
+    """Four cells of 20 splits: two wide (errors 0.10..0.29), two narrow (0.200..0.219). The
+    median width of the [min, max] intervals is (0.19 + 0.019) / 2 = 0.1045, half 0.05225: a
+    published 0.28 on a wide cell is inside but 0.085 from our mean 0.195 (listed), 0.20 is
+    0.005 from it (not listed); 0.30 on a narrow cell is outside, 0.21 inside and near."""
+    errors = {
+        "a": 0.10 + np.arange(20) / 100,
+        "b": 0.10 + np.arange(20) / 100,
+        "c": 0.20 + np.arange(20) / 1000,
+        "d": 0.20 + np.arange(20) / 1000,
+    }
+    rows = [
+        {"method": "nb_laplace", "dataset": d, "repetition": r, "fold": 0, "split": "test",
+         "metric": "error", "value": float(v)}
+        for d, values in errors.items() for r, v in enumerate(values)
+    ]  # fmt: skip
+    records = pd.DataFrame(rows)
+    published = {"a": 0.28, "b": 0.20, "c": 0.30, "d": 0.21}
+    reported = pd.DataFrame(
+        [("nb_laplace", d, m, v if m == "error" else 0.05, "Table 2 (left)")
+         for d, v in published.items() for m in ("error", "error_ci95")],
+        columns=["method", "dataset", "metric", "value", "table"],
+    )  # fmt: skip
+    text = "\n".join(wu2015.one_split_section(records, reported))
+    assert "**3 of 4 agree**" in text
+    assert "median interval width over the table, 5.23 points" in text  # 5.225
+    assert "NB on a (28.00 vs our mean 19.50, interval 10.00–29.00)." in text
+    assert "NB on b" not in text.split("Inside only")[1].split("Outside")[0]
+    assert "Outside: NB on c (30.00 vs ours 20.95)." in text
+    # taken together: every published value lies above our median (0.195, 0.195, 0.2095,
+    # 0.2095): sign test p = 2·(1/2)^4 = 0.125, not significant over 4 cells
+    assert "| all | 4 | yes | 4 of 4 published values above our median, 0 below (sign test " in text
+    assert "p = 0.12)" in text
