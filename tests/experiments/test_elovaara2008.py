@@ -137,6 +137,43 @@ def test_variant_columns_beside_the_default(tmp_path):
     assert "| MDLg | old | 3 |" in text
 
 
+def test_a_prefix_of_the_repetitions_is_named_and_readings_compare_the_same_runs(tmp_path):
+    # MDLh (default reading) on repetition 0 only; its variant on both, 0.2 lower in run 0 and
+    # 0.6 lower in run 1: the readings' table compares run 0 with run 0 (−0.2), not with both
+    rec = _records()
+    rec = rec[(rec["method"] != "nb_mdlh") | (rec["repetition"] == 0)]
+    variant = _records()
+    variant = variant[variant["method"] == "nb_mdlh"].copy()
+    variant["value"] -= np.where(variant["repetition"] == 0, 0.2, 0.6)
+    folder = tmp_path / "res" / "other"
+    folder.mkdir(parents=True)
+    variant.to_parquet(folder / "x.parquet")
+
+    class Where:
+        results = tmp_path / "res"
+        published = None
+
+    from repro.config import paths
+
+    Where.published = paths().published
+    assert e.prefix_note(rec, ["a", "b", "c"], METHODS) == (
+        "MDLh: 1 runs (repetitions 0–0) on 3 sets"
+    )
+    assert e.method_runs(rec, "accuracy").loc["a"].to_dict() == {
+        "nb_mdlh": 1, "nb_mdlg": 2, "nb_shimazaki": 2, "nb_ewb10": 2, "nb_gaussian": 2
+    }  # fmt: skip
+    cfg = {"title": "t", "methods": METHODS, "variants": {"old": "other"}, "paths": Where}
+    e.fig1(rec, tmp_path, cfg)
+    csv = pd.read_csv(tmp_path / "fig1.csv").set_index("dataset")
+    assert csv.at["a", "runs"] == 2 and csv.at["a", "runs_nb_mdlh"] == 1
+    assert "runs_nb_mdlg" not in csv.columns
+    assert "Fewer runs" in (tmp_path / "fig1.md").read_text()
+    text = (tmp_path / "REPRODUCTION.md").read_text()
+    assert "Fewer runs (a prefix of the repetitions" in text
+    d = (0.5 + 0.7 + 0.9) / 3 + 0.03 + 0.005
+    assert f"| MDLh | old | 3 | 1 | {d:.4f} | {d - 0.2:.4f} | -0.2000 |" in text
+
+
 #: the accuracy shift of each method in _records
 SHIFT = dict(nb_mdlh=0.03, nb_mdlg=0.08, nb_shimazaki=0.02, nb_ewb10=0.0, nb_gaussian=-0.05)
 

@@ -35,14 +35,18 @@ def test_mdlh_density_is_the_laplace_smoothed_mdl_histogram():
         np.testing.assert_allclose(var.edges_[j], hist.edges)
         mass = (hist.counts + 1) / (hist.counts.sum() + hist.n_bins)
         np.testing.assert_allclose(np.exp(var.log_density_[j]) * np.diff(hist.edges), mass)
-    # out of range: one pseudo-count over the histogram's length, below every bin inside;
-    # missing: no information
-    ll = var.log_likelihood(np.array([-50.0, 50.0, np.nan]))
+    # out of range (default "column"): one pseudo-count over the column's training range, below
+    # every bin inside ("tail": over the class's histogram); missing: no information
+    new = np.array([-50.0, 50.0, np.nan])
+    ll = var.log_likelihood(new)
+    tail = MDLHistogramNaiveBayes(out_of_range="tail").fit(x[:, None], y).variables_[0]
     for j in (0, 1):
         n_j, k_j, edges = np.sum(y == j), var.edges_[j].size - 1, var.edges_[j]
-        tail = -np.log((n_j + k_j) * (edges[-1] - edges[0]))
-        np.testing.assert_allclose(ll[:2, j], tail)
-        assert tail <= var.log_density_[j].min()
+        column = -np.log((n_j + k_j) * (x.max() - x.min()))
+        np.testing.assert_allclose(ll[:2, j], column)
+        assert column <= var.log_density_[j].min()
+        own = -np.log((n_j + k_j) * (edges[-1] - edges[0]))
+        np.testing.assert_allclose(tail.log_likelihood(new)[:2, j], own)
     np.testing.assert_array_equal(ll[2], [0.0, 0.0])
 
 

@@ -63,9 +63,9 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
     of the class's values, ε = half the smallest gap between them (eq. 16); bin masses with the
     Laplace +1 of §4.2, density = mass / bin length
     (:class:`~repro.preprocessing.histograms.HistogramDensityModel`). A value outside a class's
-    histogram falls in an empty bin: one Laplace pseudo-count over the histogram's length (never
-    zero, never above a bin inside: the edge bin, often one ε-wide cell, would favour values
-    beyond the range); missing values are ignored.
+    histogram falls in an empty bin (``out_of_range``; never zero, never above a bin inside: the
+    edge bin, often one ε-wide cell, would favour values beyond the range); missing values are
+    ignored.
 
     Parameters
     ----------
@@ -81,6 +81,14 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
         eqs. 14–15 (the paper defers to that reference for the criterion). False: eqs. 14–15
         alone, the earlier reading, under which ε = half the smallest gap (eq. 16) makes the
         finest histogram win on data at full float precision.
+    out_of_range : {"column", "tail", "edge"}, default "column"
+        A value outside a class's histogram [e_0, e_K], as EWB-10 and Shimazaki: "column", an
+        empty bin, one Laplace pseudo-count spread over the column's training range (all
+        classes), 1/((n_j + K_j)(max − min)); "tail", spread over the class's own histogram,
+        1/((n_j + K_j)(e_K − e_0)) (the rule of MDLh before this parameter: with the cut-set
+        code, autos' class of 3 cars gets a coarse narrow histogram, a high density far outside
+        it, and wins most predictions, accuracy .247); "edge", the density of the nearest edge
+        bin (often one ε-wide cell: the highest density of all).
     categorical_features : "auto" or mask/indices/names
 
     Examples
@@ -92,20 +100,29 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
     """
 
     def __init__(
-        self, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
+        self,
+        nominal="numeric",
+        max_bins=None,
+        cut_set_code=True,
+        out_of_range="column",
+        categorical_features="auto",
     ):
         super().__init__(nominal, max_bins, categorical_features)
         self.cut_set_code = cut_set_code
+        self.out_of_range = out_of_range
 
     def _check_params(self):
         super()._check_params()
         check_choice("cut_set_code", self.cut_set_code, (False, True))
+        check_choice("out_of_range", self.out_of_range, OUT_OF_RANGE)
 
     def _numeric_model(self):
-        return HistogramDensityModel("mdl", self.max_bins, bool(self.cut_set_code), "tail")
+        return HistogramDensityModel(
+            "mdl", self.max_bins, bool(self.cut_set_code), self.out_of_range
+        )
 
 
-class MDLDiscretizedNaiveBayes(MDLHistogramNaiveBayes):
+class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
     """MDLg of elovaara2008 §4.1: MDL histograms of whole attributes as a discretization.
 
     Each numeric attribute is cut at the bins of the MDL-optimal histogram of all its training
@@ -116,8 +133,22 @@ class MDLDiscretizedNaiveBayes(MDLHistogramNaiveBayes):
     P(bin i | j) = (n_ij + 1)/(n_j + I): the paper states no other estimator for MDLg, and the
     plain frequency gives probability 0 to a bin that a class never reached in training (a
     log-sum of −∞). Missing values are ignored. Parameters as
-    :class:`MDLHistogramNaiveBayes`.
+    :class:`MDLHistogramNaiveBayes`, without ``out_of_range``: the bins are the column's, not a
+    class's, so no class has a range of its own to fall outside. A value inside the column's range
+    in a bin that class j never reached gets the empty bin's (0 + 1)/(n_j + I); one beyond the
+    column's training range goes to the edge bin for every class (the bins of a discretization cover
+    the whole line).
     """
+
+    def __init__(
+        self, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
+    ):
+        super().__init__(nominal, max_bins, categorical_features)
+        self.cut_set_code = cut_set_code
+
+    def _check_params(self):
+        super()._check_params()
+        check_choice("cut_set_code", self.cut_set_code, (False, True))
 
     def _numeric_model(self):
         return PartitionModel(
@@ -139,10 +170,10 @@ class ShimazakiNaiveBayes(_HistogramNaiveBayes):
         Largest N tried (N is also at most n and no finer than the smallest gap between values).
     out_of_range : {"column", "tail", "edge"}, default "column"
         A value outside a class's histogram: "column", an empty bin's density, one Laplace
-        pseudo-count spread over the column's training range (all classes); "tail", spread over
-        the class's own histogram (as MDLh); "edge", the density of the nearest edge bin (the
-        earlier rule). With "tail" or "edge", a class with a narrow range (autos' 3 cars of
-        symboling −2, one bin each) gets a high density far outside it and wins almost every
+        pseudo-count spread over the column's training range (all classes; as MDLh); "tail", spread
+        over the class's own histogram (MDLh's earlier rule); "edge", the density of the nearest
+        edge bin (the earlier rule). With "tail" or "edge", a class with a narrow range (autos' 3
+        cars of symboling −2, one bin each) gets a high density far outside it and wins almost every
         prediction.
     categorical_features : "auto" or mask/indices/names
     """

@@ -162,12 +162,12 @@ class EqualWidthNaiveBayes(BinnedNaiveBayes):
         "numeric": nominal variables get their category codes as values and the same histogram
         (elovaara2008 §5.1); "categorical": the Laplace estimate (α = 1) per category.
     out_of_range : {"column", "tail", "edge"}, default "column"
-        A value outside a class's range: "column", an empty bin's density, one Laplace
-        pseudo-count spread over the column's training range, 1/((n_j + n_bins)(max − min));
-        "tail", spread over the class's own range (as MDLh); "edge", the density of the nearest
-        edge bin (the earlier rule). With per-class ranges, "edge" can give a value far beyond a
-        class's range that class's highest density: on shuttle it took accuracy below the
-        majority-class rate (experiments/elovaara2008/README.md).
+        A value outside a class's range: "column", an empty bin's density, one Laplace pseudo-count
+        spread over the column's training range, 1/((n_j + n_bins)(max − min)); "tail", spread over
+        the class's own range (MDLh's earlier rule); "edge", the density of the nearest edge bin
+        (the earlier rule). With per-class ranges, "edge" can give a value far beyond a class's
+        range that class's highest density: on shuttle it took accuracy below the majority-class
+        rate (experiments/elovaara2008/README.md).
     """
 
     def __init__(

@@ -41,10 +41,10 @@ class HistogramDensityModel(VariableModel):
     spread over the histogram's length, 1/((n_j + K_j)(e_K − e_0)), never zero and never above the
     density of a bin inside; "column": the pseudo-count spread over the column's training range
     (all classes), 1/((n_j + K_j)(max − min)), so that a class whose own range is narrow does not
-    get a high density far from it (Shimazaki's default; autos' class of 3 cars otherwise wins
-    almost every prediction). An MDL histogram's edge bin is often one ε-wide cell around the
-    extreme value (ε = half the smallest gap), so "edge" would give values beyond the range the
-    highest density of all: "tail" is the rule of MDLh.
+    get a high density far from it (the default of Shimazaki and MDLh; autos' class of 3 cars
+    otherwise wins almost every prediction; "tail" was MDLh's earlier rule). An MDL histogram's
+    edge bin is often one ε-wide cell around the extreme value (ε = half the smallest gap), so
+    "edge" would give values beyond the range the highest density of all.
     """
 
     def __init__(

@@ -82,6 +82,36 @@ def n_runs(records: pd.DataFrame, metric: str) -> pd.Series:
     return runs.groupby("dataset")["repetition"].nunique()
 
 
+def method_runs(records: pd.DataFrame, metric: str, methods=METHODS) -> pd.DataFrame:
+    """Data sets × methods: the number of complete runs (:func:`complete_runs`) each method's
+    mean is over (a method run on a prefix of the repetitions has fewer)."""
+    runs = complete_runs(records, metric)
+    table = runs.groupby(["dataset", "method"])["repetition"].nunique().unstack("method")
+    return table.reindex(columns=[m for m in methods if m in table.columns])
+
+
+def prefix_note(records: pd.DataFrame, datasets, methods, metric: str = "accuracy") -> str:
+    """ "" when every method has the same number of runs on each of ``datasets``, else the
+    methods with fewer runs than the data set's most: "MDLh: 3 runs (repetitions 0–2) on 42
+    data sets" (a prefix of the repetitions; the others' means are over all their runs)."""
+    counts = method_runs(records, metric, methods).reindex(index=list(datasets))
+    if counts.empty:
+        return ""
+    most = counts.max(axis=1)
+    runs = complete_runs(records, metric)
+    parts = []
+    for method in counts.columns:
+        short = counts.index[counts[method] < most]
+        if not len(short):
+            continue
+        reps = runs[(runs["method"] == method) & runs["dataset"].isin(short)]["repetition"]
+        n = sorted(set(counts.loc[short, method].astype(int)))
+        span = f"repetitions {int(reps.min())}–{int(reps.max())}" if len(reps) else "none"
+        n_text = "–".join(str(k) for k in (n[0], n[-1])) if len(n) > 1 else str(n[0])
+        parts.append(f"{method_labels([method])[0]}: {n_text} runs ({span}) on {len(short)} sets")
+    return "; ".join(parts)
+
+
 def ordered(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Rows ordered as the paper's figures: EWB-10 increasing (accuracy) or decreasing
     (log-sum)."""
@@ -192,14 +222,19 @@ def _draw(records, out_dir, report_cfg, metric: str, name: str, ylabel: str) -> 
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     runs = n_runs(records, metric).reindex(table.index)
+    prefix = prefix_note(records, table.index, methods, metric)
     ax.set_title(
-        f"{ylabel} of {int(runs.min())}–{int(runs.max())} runs of 10-fold CV, "
-        f"{len(table)} data sets (ordered by EWB-10)",
+        f"{ylabel} of {int(runs.min())}–{int(runs.max())} runs of 10-fold CV"
+        + (f" ({prefix})" if prefix else "")
+        + f", {len(table)} data sets (ordered by EWB-10)",
         fontsize=9,
     )
     written = save(fig, out_dir, name)
     out_dir = Path(out_dir)
-    frame = table.join(runs.rename("runs")).join(ranks(table).add_prefix("rank_")).join(extra)
+    per_method = method_runs(records, metric, methods).reindex(table.index)
+    short = per_method.columns[(per_method.lt(runs, axis=0)).any()]
+    frame = table.join(runs.rename("runs")).join(per_method[short].add_prefix("runs_"))
+    frame = frame.join(ranks(table).add_prefix("rank_")).join(extra)
     csv = out_dir / f"{name}.csv"
     frame.to_csv(csv, index_label="dataset")
     shown = table.rename(columns=dict(zip(methods, method_labels(methods))))
@@ -215,9 +250,10 @@ def _draw(records, out_dir, report_cfg, metric: str, name: str, ylabel: str) -> 
         if len(extra.columns)
         else ""
     )
+    prefix = f" Fewer runs (a prefix of the repetitions): {prefix}." if prefix else ""
     md.write_text(
         f"# {report_cfg.get('title', name)}\n\n{ylabel}, mean over the runs (ordered by EWB-10)."
-        f"{variants}\n\n{to_markdown(shown, index_title='dataset', digits=4)}\n"
+        f"{prefix}{variants}\n\n{to_markdown(shown, index_title='dataset', digits=4)}\n"
         f"\nAverage rank over the {len(table)} data sets (1 = best; the five methods):\n\n"
         f"{to_markdown(avg.to_frame('average rank'), index_title='method', digits=2)}"
     )
@@ -243,8 +279,9 @@ def write_claims(records: pd.DataFrame, path: Path, report_cfg) -> Path:
         f"{int(runs.min()) if len(runs) else 0} to {int(runs.max()) if len(runs) else 0} "
         "(the paper: 30). " + ", ".join(f"{d} ({int(r)})" for d, r in runs.items()),
         "",
+        *_prefix_lines(records, acc.index, methods),
         *incomplete_lines(records, acc.index, methods, report_cfg),
-        *_variant_lines(acc, report_cfg),
+        *_variant_lines(records, acc, report_cfg),
         *claims_lines(records, report_cfg),
         "",
         "Average ranks, Friedman test and Bergmann–Hommel adjusted p-values: "
@@ -295,33 +332,70 @@ def incomplete_lines(records: pd.DataFrame, complete, methods, report_cfg) -> li
     return [x for line in lines for x in (line, "")]
 
 
-def _variant_lines(acc: pd.DataFrame, report_cfg) -> list[str]:
-    """ "## Readings": each variant's mean accuracy beside the default's, per method."""
-    extra = variant_means(report_cfg, "accuracy")
-    if extra.empty:
+def _prefix_lines(records: pd.DataFrame, datasets, methods) -> list[str]:
+    """The methods whose means are over fewer runs (a prefix of the repetitions)."""
+    note = prefix_note(records, datasets, methods)
+    if not note:
+        return []
+    return [
+        f"Fewer runs (a prefix of the repetitions, the same folds as the others' first runs): "
+        f"{note}; their means, ranks and tests are over those runs.",
+        "",
+    ]
+
+
+def _variant_runs(report_cfg, metric: str):
+    """(label, per-run values of the variant's experiment) for each of ``report.variants``
+    with records (:func:`per_run`, complete runs only)."""
+    for label, experiment in ((report_cfg or {}).get("variants") or {}).items():
+        try:
+            records = read_records(Path(_paths(report_cfg).results) / experiment)
+        except FileNotFoundError:
+            continue
+        yield label, complete_runs(records, metric)
+
+
+def _variant_lines(records: pd.DataFrame, acc: pd.DataFrame, report_cfg) -> list[str]:
+    """ "## Readings": each variant's mean accuracy beside the default's, per method, over the
+    data sets and runs (repetitions) both readings have: the same folds."""
+    ours = complete_runs(records, "accuracy")
+    ours = ours[ours["dataset"].isin(acc.index)]
+    keys = ["dataset", "repetition"]
+    rows = []
+    for label, theirs in _variant_runs(report_cfg, "accuracy"):
+        for method in sorted(set(theirs["method"])):
+            if method not in acc.columns:
+                continue
+            a = ours[ours["method"] == method].set_index(keys)["accuracy"]
+            b = theirs[theirs["method"] == method].set_index(keys)["accuracy"]
+            both = pd.concat([a, b], axis=1, join="inner").dropna()
+            if both.empty:
+                continue
+            means = both.groupby(level="dataset").mean()  # per data set, then over data sets
+            n_reps = both.groupby(level="dataset").size()
+            reps = (
+                f"{n_reps.min()}"
+                if n_reps.min() == n_reps.max()
+                else (f"{n_reps.min()}–{n_reps.max()}")
+            )
+            d, v = means.iloc[:, 0].mean(), means.iloc[:, 1].mean()
+            rows.append(
+                f"| {method_labels([method])[0]} | {label} | {len(means)} | {reps} | {d:.4f} | "
+                f"{v:.4f} | {v - d:+.4f} |"
+            )
+    if not rows:
         return []
     lines = [
         "## Readings",
         "",
-        "Mean accuracy over the data sets where both readings ran (the default of this "
-        "experiment; the variants are their own stored experiments, report.variants):",
+        "Mean accuracy over the data sets and runs where both readings ran (the same folds; "
+        "the default of this experiment; the variants are their own stored experiments, "
+        "report.variants):",
         "",
-        "| method | reading | data sets | default | variant | variant − default |",
-        "|---|---|---|---|---|---|",
+        "| method | reading | data sets | runs | default | variant | variant − default |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for column in extra.columns:
-        method, _, label = column.partition(" (")
-        if method not in acc.columns:
-            continue
-        both = pd.concat([acc[method], extra[column]], axis=1, join="inner").dropna()
-        if both.empty:
-            continue
-        d, v = both.iloc[:, 0].mean(), both.iloc[:, 1].mean()
-        lines.append(
-            f"| {method_labels([method])[0]} | {label.rstrip(')')} | {len(both)} | {d:.4f} | "
-            f"{v:.4f} | {v - d:+.4f} |"
-        )
-    return [*lines, ""]
+    return [*lines, *rows, ""]
 
 
 def variant(records, out_dir, report_cfg) -> list[Path]:
@@ -343,6 +417,13 @@ def variant(records, out_dir, report_cfg) -> list[Path]:
     csv = out_dir / "variant.csv"
     table.to_csv(csv, index_label="dataset")
     runs = n_runs(records, "accuracy")
+    base_runs = n_runs(default[default["method"].isin(methods)], "accuracy")
+    base_runs = base_runs.reindex(runs.index).dropna()
+    base_text = (
+        f" (the default's: {int(base_runs.min())}–{int(base_runs.max())} runs)"
+        if len(base_runs) and (base_runs.min() != runs.min() or base_runs.max() != runs.max())
+        else ""
+    )
     body = to_markdown(table, index_title="dataset", digits=4)
     title = report_cfg.get("title", "variant")
     md = out_dir / "variant.md"
@@ -353,9 +434,9 @@ def variant(records, out_dir, report_cfg) -> list[Path]:
         "cells under another reading of the methods (conf/experiment/"
         f"{report_cfg.get('experiment', 'elovaara2008_fig1_no_cut_set_code')}.yaml). "
         f"{len(runs)} data sets, {int(runs.min()) if len(runs) else 0}–"
-        f"{int(runs.max()) if len(runs) else 0} runs each. The paper's claims are decided on "
-        f"the default reading ({CLAIMS_EXPERIMENT}'s REPRODUCTION.md); per data set, this "
-        f"reading beside the default:\n\n{body}\n"
+        f"{int(runs.max()) if len(runs) else 0} runs each{base_text}. The paper's claims are "
+        f"decided on the default reading ({CLAIMS_EXPERIMENT}'s REPRODUCTION.md); per data set, "
+        f"this reading beside the default:\n\n{body}\n"
     )
     return [csv, md, rep]
 
