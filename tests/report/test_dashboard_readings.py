@@ -44,13 +44,13 @@ def test_claims_apart_by_data_and_readings_not_added():
 
 def test_what_the_claims_rest_on():
     rows = [
-        {"used": 25, "substitutes": ["abalone19", "yeast1"], "published": 30},
-        {"used": 10, "substitutes": ["a"] * 10, "published": 10},  # all stand-ins
-        {"used": 0, "substitutes": [], "published": 5},  # not run
+        {"used": 25, "paper_used": 25, "other_form": 9, "published": 30},
+        {"used": 10, "paper_used": 0, "other_form": 0, "published": 10},  # all stand-ins
+        {"used": 0, "paper_used": 0, "other_form": 0, "published": 5},  # not run
     ]
-    assert rests_on(rows) == "23 of the paper's 30 data sets"
+    assert rests_on(rows) == "25 of the paper's 30 data sets, 9 of them in another form"
     assert rests_on(rows[1:]) == "0 of the paper's 10 data sets"
-    assert rests_on([{"used": 42, "substitutes": [], "published": None}]) == (
+    assert rests_on([{"used": 42, "paper_used": 42, "other_form": 0, "published": None}]) == (
         "42 data sets; the paper does not name its own"
     )
     assert rests_on(rows[2:]) == ""

@@ -15,7 +15,9 @@ template out), where each column comes from:
   ``report.published_datasets`` (null: the paper does not name them). *Used* = the data sets of
   the records (those of a shared store, ``report.sources``, restricted to the paper's list);
   *missing* = paper's list − used; *substitutes* = used − paper's list (stand-ins) plus the
-  used sets named in ``report.substitutes`` (a paper's set in another form).
+  used sets named in ``report.substitutes`` (a paper's set in another form); *paper_used* = used
+  ∩ paper's list, *other_form* = those of them named in ``report.substitutes`` (what a paper's
+  claims on its own data rest on).
 - published values: when the config names ``report.reported_tables``, the rows of those tables
   of ``<paths.published>/<paper>/reported.csv`` (paper = ``report.paper``, else the name's
   prefix) against the records, by :func:`repro.report.reproduction.compare_reported`; rows whose
@@ -143,6 +145,8 @@ def experiment_row(
         "folder": folder_name,
         "command": command,
         "used": len(used),
+        "paper_used": len(set(used) & set(paper_list)),
+        "other_form": len((set(report.get("substitutes") or []) & set(used)) & set(paper_list)),
         "published": published,
         "substitutes": substitutes,
         "missing": sorted(set(paper_list) - set(used)),

@@ -146,16 +146,23 @@ def paper_summaries(dashboard: dict) -> list[dict]:
 
 
 def rests_on(rows: list[dict]) -> str:
-    """What a paper's claims on its own data rest on: "27 of the paper's 124 data sets", from the
-    row that uses most of them (its used data sets less substitutes and stand-ins); empty when
-    no row has records."""
-    basis = [(r["used"] - len(r["substitutes"]), r["published"]) for r in rows if r["used"]]
+    """What a paper's claims on its own data rest on: "25 of the paper's 30 data sets, 9 of them
+    in another form", from the row that uses most of them (``paper_used``: its data sets that
+    are the paper's; ``other_form``: those of them in another form, e.g. binarized or a damaged
+    copy); empty when no row has records."""
+    basis = [r for r in rows if r.get("used")]
     if not basis:
         return ""
-    used, published = max(basis, key=lambda b: b[0])
+    row = max(basis, key=lambda r: r.get("paper_used", r["used"]))
+    used, published, other = (
+        row.get("paper_used", row["used"]),
+        row["published"],
+        row.get("other_form", 0),
+    )
     if published is None:
         return f"{used} data sets; the paper does not name its own"
-    return f"{used} of the paper's {published} data sets"
+    text = f"{used} of the paper's {published} data sets"
+    return text + (f", {other} of them in another form" if other else "")
 
 
 #: the published-number counts a headline sums
