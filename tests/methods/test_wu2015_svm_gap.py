@@ -151,6 +151,7 @@ def _errors(dataset, base, n_splits=N_SPLITS):
 GAP = {
     ("autos", "svm"): (55.0, 26.2),
     ("vowel", "svm"): (47.5, 34.0),
+    ("vowel", "lr"): (44.44, 34.34),
     ("haberman", "lr"): (36.67, 24.84),
     ("haberman", "svm"): (33.33, 25.00),
     ("soybean", "lr"): (10.29, 6.09),
@@ -207,6 +208,17 @@ def test_vowel_gap_is_the_integer_coded_nominals():
     assert _errors("vowel", WekaLibLinearSVM()).mean() > mid
     # scaling does not help here: the encoding of the nominal attributes does
     assert _errors("vowel", WekaLibLinearSVM(scale="std")).mean() > mid
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_vowel_lr_gap_is_the_integer_coded_nominals_too():
+    # LR (liblinear -S 0) on vowel, measured (3 splits, %): ours 33.3, 33.3, 33.3; Weka-style
+    # 40.4, 38.4, 46.5 (mean 41.8). Midpoint 39.39: the raw input lands above it (towards the
+    # paper's 44.44), ours below
+    mid = _midpoint("vowel", "lr")
+    assert _errors("vowel", "lr").mean() < mid
+    assert _errors("vowel", WekaLibLinearSVM(loss="lr")).mean() > mid
 
 
 #: the data sets' sizes in the paper's Table 1 (mushroom: the full UCI set)
