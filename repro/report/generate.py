@@ -59,6 +59,7 @@ from repro.report.reproduction import (
     read_reported,
     write_reproduction,
 )
+from repro.report.schema import check_report_section
 from repro.report.tables import comparison_table, to_latex, to_markdown
 
 
@@ -98,6 +99,7 @@ def generate_report(
     ``overrides``: Hydra overrides of the experiment's configuration (``paths.published=DIR``).
     """
     cfg = experiment_config(experiment, overrides)
+    check_report_section(experiment, cfg.get("report"))
     where = paths(cfg)
     report = cfg.get("report") or DEFAULT_REPORT
     name = cfg.get("experiment_name", experiment)

@@ -21,6 +21,7 @@ from repro.report.reproduction import (
     read_reported,
     summarize,
 )
+from repro.report.schema import check_report_section
 
 #: the papers, in the dashboard's order (an experiment's paper: the prefix of its name)
 PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
@@ -39,6 +40,7 @@ def dashboard_configs(names=None) -> dict[str, dict]:
     out = {}
     for name in names if names is not None else experiment_names():
         cfg = experiment_config(name)
+        check_report_section(name, cfg.get("report"))
         if (cfg.get("report") or {}).get("dashboard", True) is not False:
             out[name] = cfg
     return out
