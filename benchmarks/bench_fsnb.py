@@ -2,7 +2,7 @@
 
     python benchmarks/bench_fsnb.py [--sizes 20 200 2000] [--repeats 5] [--seeds 100]
 
-Data: the DR scenario of vidaurre2012 §7.1 (:func:`repro.datasets.vidaurre.scenario_dr`: 3
+Data: the DR scenario of vidaurre2012 §7.1 (:func:`repro.datasets.vidaurre2012.scenario_dr`: 3
 relevant, 7 partially redundant and ``n_noise`` redundant noise predictors, 3 states, 3 classes),
 p = 20, 200, 2000 by ``n_noise`` = p − 10; the training part of one repetition of the
 ``synthetic`` protocol (the first N = 300 rows of the 3300-row block, seed 0).
@@ -53,7 +53,7 @@ PAPER_EVALS = {"fsnb": 6732.25, "snb_acc": 125.10}
 
 def dr_train(p: int, seed: int = 0):
     """First N = 300 rows of one DR repetition with p predictors (n_noise = p − 10)."""
-    from repro.datasets.vidaurre import scenario_dr
+    from repro.datasets.vidaurre2012 import scenario_dr
 
     X, y = scenario_dr(n_samples=N_BLOCK, n_noise=p - 10, seed=seed)
     return X.iloc[:N_TRAIN].reset_index(drop=True), np.asarray(y[:N_TRAIN])

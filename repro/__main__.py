@@ -177,13 +177,13 @@ def check_override_keys(args: list[str]) -> None:
 def run_cell_from_config(cfg: DictConfig, short: bool = False) -> dict:
     """Build the cell described by a composed configuration, run it and report: its summary
     table, or one line when ``short`` (a cell of a sweep)."""
-    from repro.evaluation.runner import cell_records, check_backend, check_n_jobs
+    from repro.evaluation.runner import cell_records, check_backend, check_fold_jobs
 
     choices = HydraConfig.get().runtime.choices
     cell = cell_from_config(cfg, choices["method"], choices.get("experiment"))
     path = cell.path(cfg.results_dir)  # its names checked: inside results_dir
     backend = check_backend(cfg.get("backend", "loky"))
-    n_jobs = check_n_jobs(cfg.n_jobs)  # 1.5 is an error, not 1
+    n_jobs = check_fold_jobs(cfg.n_jobs)  # 1.5 is an error, not 1
     start = time.perf_counter()
     with dask_client(cfg.get("dask", {}).get("address") if backend == "dask" else None):
         records, computed = cell_records(

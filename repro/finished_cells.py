@@ -199,14 +199,14 @@ def _read_finished(job: JobConfig, known: dict) -> float | None:
     the sweep's cells share (:func:`cell_from_config`)."""
     from repro.evaluation.cells import catalog_key
     from repro.evaluation.fold_budget import check_timeout
-    from repro.evaluation.runner import check_backend, check_n_jobs, finished_records
+    from repro.evaluation.runner import check_backend, check_fold_jobs, finished_records
 
     cfg = job.config
     if cfg.get("task") or bool(cfg.force):
         return None
     if check_backend(cfg.get("backend", "loky")) == "dask":  # connects a client first
         return None
-    check_n_jobs(cfg.n_jobs)
+    check_fold_jobs(cfg.n_jobs)
     check_timeout(cfg.get("timeout"))
     method = job.choices["method"]
     cell = cell_from_config(cfg, method, job.choices.get("experiment"), known)

@@ -6,7 +6,8 @@ Sources, in order of precedence when two claim a name (one name → one source):
                  ``dataset/``; the first folder wins a name), then in the data directory
                  (``local.py``); a file named like a generator or an OpenML entry replaces it;
 2. ``generator`` ``generators.GENERATORS`` (waveform, waveform_noise, led, led17, twonorm_gen,
-                 madelon_like; vidaurre2012's DI, DR, CI, CR, vidaurre_toy* from ``vidaurre.py``);
+                 madelon_like; vidaurre2012's DI, DR, CI, CR, vidaurre_toy* from
+                 ``vidaurre2012.py``);
 3. ``sklearn``   ``sklearn_source.SKLEARN`` (breast_cancer, iris_sklearn, ...);
 4. ``openml``    every row of OPENML_ONLY.csv, and every MANIFEST.csv row whose file is absent;
                  rows without a (certain) OpenML id are listed with status ``unavailable``.

@@ -22,7 +22,7 @@ Every generator is a pure function of keyword parameters returning ``(X, y)``, s
   Table 2), a stand-in for the NIPS 2003 Madelon data (OpenML 1485).
 - vidaurre2012's §7.1 scenarios ``DI``, ``DR``, ``CI``, ``CR`` and its eq. (12) toy world
   (``vidaurre_toy``, ``vidaurre_toy_irrelevant50``, ``vidaurre_toy_redundant50``): module
-  :mod:`repro.datasets.vidaurre`, registered here.
+  :mod:`repro.datasets.vidaurre2012`, registered here.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .parameters import check_float, check_int
-from .vidaurre import VIDAURRE_CATALOG
+from .parameters import check_dataset_float, check_dataset_int
+from .vidaurre2012 import VIDAURRE_CATALOG
 
 __all__ = [
     "GENERATORS",
@@ -84,7 +84,7 @@ LED_BAYES_ACCURACY = 0.74002248
 # --------------------------------------------------------------------------------------------
 def _rng(seed, dataset: str) -> np.random.Generator:
     if seed is not None:
-        check_int(seed, "seed", dataset, minimum=0)
+        check_dataset_int("seed", seed, 0, dataset=dataset)
     return np.random.default_rng(seed)
 
 
@@ -113,9 +113,9 @@ def waveform_base() -> np.ndarray:
 
 
 def _waveform(n_samples, n_noise, seed, noise, dataset):
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    n_noise = check_int(n_noise, "n_noise", dataset, minimum=0)
-    sigma = check_float(noise, "noise", dataset, low=0.0)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=dataset)
+    n_noise = check_dataset_int("n_noise", n_noise, 0, dataset=dataset)
+    sigma = check_dataset_float("noise", noise, low=0.0, dataset=dataset)
     rng = _rng(seed, dataset)
     y = rng.integers(0, 3, size=n)
     u = rng.random(n)[:, None]
@@ -167,9 +167,9 @@ def led_bayes_predict(segments) -> np.ndarray:
 
 
 def _led(n_samples, n_noise, seed, flip, categorical, dataset):
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    n_noise = check_int(n_noise, "n_noise", dataset, minimum=0)
-    p = check_float(flip, "flip", dataset, low=0.0, high=1.0)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=dataset)
+    n_noise = check_dataset_int("n_noise", n_noise, 0, dataset=dataset)
+    p = check_dataset_float("flip", flip, low=0.0, high=1.0, dataset=dataset)
     rng = _rng(seed, dataset)
     y = rng.integers(0, 10, size=n)
     bits = np.empty((n, 7 + n_noise), dtype=np.int8)
@@ -206,9 +206,9 @@ def twonorm(
 ):
     """Breiman's twonorm: class 0 ~ N(a·1, I), class 1 ~ N(−a·1, I); a = 2/√20; equiprobable."""
     ds = "twonorm_gen"
-    n = check_int(n_samples, "n_samples", ds, minimum=1)
-    d = check_int(n_features, "n_features", ds, minimum=1)
-    a = check_float(a, "a", ds, low=-np.inf)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=ds)
+    d = check_dataset_int("n_features", n_features, 1, dataset=ds)
+    a = check_dataset_float("a", a, low=-np.inf, dataset=ds)
     rng = _rng(seed, ds)
     y = rng.integers(0, 2, size=n)
     X = rng.standard_normal((n, d)) + np.where(y == 0, a, -a)[:, None]
@@ -233,19 +233,19 @@ def madelon_like(
 
     ds = "madelon_like"
     kwargs = {
-        "n_samples": check_int(n_samples, "n_samples", ds, minimum=1),
-        "n_features": check_int(n_features, "n_features", ds, minimum=1),
-        "n_informative": check_int(n_informative, "n_informative", ds, minimum=1),
-        "n_redundant": check_int(n_redundant, "n_redundant", ds, minimum=0),
-        "n_repeated": check_int(n_repeated, "n_repeated", ds, minimum=0),
-        "n_clusters_per_class": check_int(
-            n_clusters_per_class, "n_clusters_per_class", ds, minimum=1
+        "n_samples": check_dataset_int("n_samples", n_samples, 1, dataset=ds),
+        "n_features": check_dataset_int("n_features", n_features, 1, dataset=ds),
+        "n_informative": check_dataset_int("n_informative", n_informative, 1, dataset=ds),
+        "n_redundant": check_dataset_int("n_redundant", n_redundant, 0, dataset=ds),
+        "n_repeated": check_dataset_int("n_repeated", n_repeated, 0, dataset=ds),
+        "n_clusters_per_class": check_dataset_int(
+            "n_clusters_per_class", n_clusters_per_class, 1, dataset=ds
         ),
-        "flip_y": check_float(flip_y, "flip_y", ds, low=0.0, high=1.0),
-        "class_sep": check_float(class_sep, "class_sep", ds, low=0.0),
+        "flip_y": check_dataset_float("flip_y", flip_y, low=0.0, high=1.0, dataset=ds),
+        "class_sep": check_dataset_float("class_sep", class_sep, low=0.0, dataset=ds),
     }
     if seed is not None:
-        check_int(seed, "seed", ds, minimum=0)
+        check_dataset_int("seed", seed, 0, dataset=ds)
     try:
         X, y = make_classification(**kwargs, n_classes=2, random_state=seed)
     except ValueError as exc:

@@ -324,9 +324,10 @@ def _parallel(n_jobs: int, backend: str) -> Parallel:
         return Parallel(n_jobs=n_jobs, return_as="generator_unordered")
 
 
-def check_n_jobs(n_jobs) -> int:
+def check_fold_jobs(n_jobs) -> int:
     """The folds' parallelism: an integer ≥ 1, or -1 (every core); else a ValueError naming
-    ``n_jobs`` (``1.5``, ``0``, ``-2``, ``True`` are refused, not rounded)."""
+    ``n_jobs`` (``1.5``, ``0``, ``-2``, ``True`` are refused, not rounded). An estimator's own
+    ``n_jobs`` follows joblib's rule instead: :func:`repro.methods.core.base.check_n_jobs`."""
     value = n_jobs.strip() if isinstance(n_jobs, str) else n_jobs
     if isinstance(value, str) and value.lstrip("+-").isdigit():
         value = int(value)
@@ -374,7 +375,7 @@ def cell_records(
     """:func:`run_cell`'s records and whether they were computed (False: read from a finished
     cell file)."""
     backend = check_backend(backend)
-    n_jobs = check_n_jobs(n_jobs)
+    n_jobs = check_fold_jobs(n_jobs)
     timeout = check_timeout(timeout)
     if timeout is not None and backend != "loky":
         raise ValueError(f"timeout (a budget per fold) needs backend=loky, got backend={backend}")
@@ -573,7 +574,7 @@ def evaluate(
         (metric ``did_not_finish`` = 1, its ``fit_time`` the time it ran; no other metric).
     """
     check_backend(backend)
-    check_n_jobs(n_jobs)
+    check_fold_jobs(n_jobs)
     declared = None
     if experiment == "default":  # as `python -m repro` without an experiment: cv10 by default
         from repro.config import declared_protocol
@@ -682,7 +683,7 @@ __all__ = [
     "MAX_SEED",
     "cell_records",
     "check_backend",
-    "check_n_jobs",
+    "check_fold_jobs",
     "check_seed",
     "end_with_parent",
     "fold_coverage",

@@ -10,7 +10,7 @@ from the stored records alone.
 Each figure is one experiment (``conf/experiment/vidaurre2012_figN.yaml``, ``task:`` the function
 below) whose sizes come from its config section (``fig1:`` … ``fig6:``), so that the tests run tiny
 versions. The data of repetition r come from the world's generator
-(:mod:`repro.datasets.vidaurre`) called once with ``n_samples = n_train + n_test`` and
+(:mod:`repro.datasets.vidaurre2012`) called once with ``n_samples = n_train + n_test`` and
 ``seed = synthetic_seed(seed, r)`` (the ``synthetic`` protocol's seeding: a function of the
 configuration seed and r only; the first ``n_train`` rows train, the rest test). For one seed the
 toy worlds share ``y, x1..x3``, so the comparisons between worlds are paired. Nothing else is
@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from repro.datasets import load_dataset
-from repro.datasets.vidaurre import TOY_CPTS
+from repro.datasets.vidaurre2012 import TOY_CPTS
 from repro.evaluation.protocols import synthetic_seed
 from repro.evaluation.records import artefact_frame, record_frame, unit_hash
 from repro.evaluation.runner import FoldData, run_unit

@@ -32,10 +32,18 @@ from repro.datasets.generators import (
     waveform_base,
 )
 from repro.datasets.local import default_data_dir, read_manifest
+from repro.datasets.parameters import (
+    check_dataset_choice,
+    check_dataset_float,
+    check_dataset_int,
+)
+from repro.datasets.sklearn_source import SKLEARN
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "datasets"
 MANIFEST = read_manifest(DATA)
+#: the bundled data sets: one parquet file each in ``datasets/`` (counted on disk, not here)
+BUNDLED = sorted(p.stem for p in DATA.glob("*.parquet"))
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +61,9 @@ def test_default_data_dir_is_the_bundled_copy_of_datasets():
     """The package data ``repro/datasets/bundled`` is the checkout's ``datasets/`` (a symlink)."""
     assert default_data_dir() == DATA
     assert (ROOT / "repro" / "datasets" / "bundled").resolve() == DATA
-    assert len(MANIFEST) == 45
+    # every bundled file has its MANIFEST row, and every row its file (none left to OpenML)
+    assert BUNDLED and sorted(MANIFEST) == BUNDLED
+    assert all(MANIFEST[name]["file"] == f"{name}.parquet" for name in BUNDLED)
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -247,6 +257,18 @@ def test_bad_generator_parameters(name, params, match):
         load_dataset(name, **params)
 
 
+def test_parameter_checks_take_the_name_then_the_value_and_return_it():
+    """The order of the estimators' checks (repro.methods.core.checks): name, value, bounds."""
+    assert check_dataset_int("n_samples", 3, 1, dataset="waveform") == 3
+    assert type(check_dataset_int("n_noise", np.int64(0), 0, dataset="led")) is int
+    assert check_dataset_float("flip", 1, low=0.0, high=1.0, dataset="led") == 1.0
+    assert check_dataset_choice("neighbours", "all", ("all", "one"), dataset="DI") == "all"
+    with pytest.raises(ValueError, match="data set 'led': parameter seed must be an integer >= 0"):
+        check_dataset_int("seed", True, 0, dataset="led")
+    with pytest.raises(ValueError, match=r"data set 'DI': parameter x must be one of \['a'\]"):
+        check_dataset_choice("x", "b", ("a",), dataset="DI")
+
+
 def test_unknown_parameter_lists_allowed():
     with pytest.raises(
         ValueError, match=r"no parameter 'n_sample'.*'n_samples'.*Allowed: n_samples"
@@ -295,13 +317,13 @@ def test_list_datasets_table():
     assert pd.isna(by.loc["thrombin", "openml_id"])
     assert by.loc["anneal", "n"] == 798  # parsed from the paper shape "798, K=38, C=6"
     assert set(df["source"]) == {"local", "generator", "sklearn", "openml"}
-    assert (df["source"] != "openml").sum() == 45 + len(GENERATORS) + 7
+    assert (df["source"] != "openml").sum() == len(BUNDLED) + len(GENERATORS) + len(SKLEARN)
 
 
 def test_every_offline_entry_loads():
     entries = catalog()
     offline = [e for e in entries.values() if e.offline()]
-    assert len(offline) == 45 + len(GENERATORS) + 7
+    assert len(offline) == len(BUNDLED) + len(GENERATORS) + len(SKLEARN)
     for entry in offline:
         params = {"n_samples": 300} if entry.name == "madelon_like" else {}
         ds = load_dataset(entry.name, **params)

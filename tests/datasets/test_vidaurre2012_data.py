@@ -1,5 +1,5 @@
-"""vidaurre2012's synthetic worlds (repro.datasets.vidaurre): the eq. (12) toy world and its exact
-quantities, and the §7.1 scenarios DI, DR, CI, CR.
+"""vidaurre2012's synthetic worlds (repro.datasets.vidaurre2012): the eq. (12) toy world and its
+exact quantities, and the §7.1 scenarios DI, DR, CI, CR.
 
 Known answers: the eq. (12) errors worked out by hand from the printed CPTs (below); the structure
 of each scenario checked on large samples with tests whose bounds are generous for the sample
@@ -18,7 +18,7 @@ from scipy import stats
 
 from repro.datasets import get_entry, load_dataset
 from repro.datasets.generators import GENERATORS
-from repro.datasets.vidaurre import (
+from repro.datasets.vidaurre2012 import (
     SD,
     TOY_CPTS,
     VIDAURRE_CATALOG,

@@ -118,7 +118,7 @@ def test_n_jobs_must_be_an_integer_at_least_1_or_minus_1(n_jobs, monkeypatch):
     with pytest.raises(ValueError, match=f"n_jobs must be an integer ≥ 1 .* got {n_jobs!r}"):
         runner.evaluate("nb_gaussian", _dataset(), "cv5", n_jobs=n_jobs)
     assert calls == []
-    assert runner.check_n_jobs(-1) == -1 and runner.check_n_jobs("2") == 2
+    assert runner.check_fold_jobs(-1) == -1 and runner.check_fold_jobs("2") == 2
 
 
 def test_seed_is_checked_against_numpys_range_before_any_fold(tmp_path, monkeypatch):

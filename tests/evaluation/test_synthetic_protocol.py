@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 
 from repro import evaluate, load_dataset, make_method
 from repro.config import compose
-from repro.datasets.vidaurre import scenario_di
+from repro.datasets.vidaurre2012 import scenario_di
 from repro.evaluation.protocols import (
     PROTOCOLS,
     Protocol,

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from repro.datasets import load_dataset
-from repro.datasets.vidaurre import (
+from repro.datasets.vidaurre2012 import (
     TOY_CONTINUOUS_SHIFTS,
     toy_bayes_error,
     toy_error,

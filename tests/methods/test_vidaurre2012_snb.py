@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.datasets.vidaurre import scenario_ci, scenario_di
+from repro.datasets.vidaurre2012 import scenario_ci, scenario_di
 from repro.methods.core.selection import forward_greedy
 from repro.methods.vidaurre2012.selective_nb import MLSelectiveNaiveBayes
 from repro.registry import display_name, make_method

@@ -64,7 +64,9 @@ def check_output_shrink(value) -> None:
 
 
 def check_n_jobs(value) -> None:
-    """``n_jobs``: None or a non-zero integer (joblib's convention), else a ValueError."""
+    """An estimator's ``n_jobs``: None or a non-zero integer (joblib's convention), else a
+    ValueError. The folds' ``n_jobs`` have their own rule (≥ 1 or -1):
+    :func:`repro.evaluation.runner.check_fold_jobs`."""
     ok = value is None or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
     if not ok or value == 0:
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {value!r}")

@@ -4,7 +4,10 @@
 and sets ``classes_``, ``n_features_in_`` and ``feature_names_in_``; ``check_predict_input``
 validates X at predict time against what fit saw. ``check_choice``, ``check_int`` and
 ``check_real`` are the one way hyper-parameters are validated: each estimator calls them from its
-``_check_params`` hook, which ``fit`` runs before touching the data.
+``_check_params`` hook, which ``fit`` runs before touching the data. Their arguments come in one
+order, the name, the value, then the bounds or choices; the data set generators' checks
+(:mod:`repro.datasets.parameters`, ``check_dataset_int`` and friends, in a layer below) take
+theirs in the same order.
 """
 
 from __future__ import annotations

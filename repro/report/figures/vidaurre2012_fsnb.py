@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from repro.datasets.vidaurre import toy_bayes_error  # noqa: E402
+from repro.datasets.vidaurre2012 import toy_bayes_error  # noqa: E402
 from repro.report.figures.vidaurre2012_common import (  # noqa: E402
     COMPARED,
     PAPER,

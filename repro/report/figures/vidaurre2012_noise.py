@@ -5,7 +5,7 @@ Called by ``python -m repro.report experiment=vidaurre2012_fig1`` and ``…_fig2
 ``figures:`` entry of ``conf/experiment/vidaurre2012_figN.yaml``); each function writes
 ``figN.png``, ``figN.pdf``, ``figN.csv`` (the plotted numbers) and ``REPRODUCTION.md`` into the
 report's folder. The records are those of :mod:`repro.experiments.vidaurre2012`; the reference
-values known exactly (eq. (12)) come from :mod:`repro.datasets.vidaurre`. How the paper's
+values known exactly (eq. (12)) come from :mod:`repro.datasets.vidaurre2012`. How the paper's
 observations are compared with ours: :mod:`.vidaurre2012_common`.
 """
 
@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from repro.datasets.vidaurre import (  # noqa: E402
+from repro.datasets.vidaurre2012 import (  # noqa: E402
     toy_bayes_error,
     toy_nb_copies_error,
     toy_x1_error,
@@ -133,7 +133,7 @@ def fig1_text(records, table, wide, n_noise, report_cfg=None) -> str:
             index_title="model",
         ).rstrip(),
         "",
-        "Exact references (enumeration of eq. (12), `repro.datasets.vidaurre`): Bayes error of "
+        "Exact references (enumeration of eq. (12), `repro.datasets.vidaurre2012`): Bayes error of "
         f"X1..X3 = 467/1350 = {toy_bayes_error():.4f} (NB's error on infinite data, with or "
         f"without irrelevant predictors); NB counting X1 {n_noise + 1} times on infinite data = "
         f"{toy_nb_copies_error(n_noise):.4f}; X1 alone = 23/45 = {toy_x1_error():.4f}.",

@@ -107,7 +107,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .parameters import check_choice, check_float, check_int
+from .parameters import check_dataset_choice, check_dataset_float, check_dataset_int
 
 __all__ = [
     "DIRICHLET_PEAK",
@@ -174,7 +174,7 @@ _NOISE_SOURCES = ("shared", "each")
 def _streams(seed, dataset: str):
     """``stream(*key)``: an independent generator per key, all derived from ``seed``."""
     if seed is not None:
-        check_int(seed, "seed", dataset, minimum=0)
+        check_dataset_int("seed", seed, 0, dataset=dataset)
     base = np.random.SeedSequence(seed)
 
     def stream(*key: int) -> np.random.Generator:
@@ -237,12 +237,14 @@ def _shared_parameters(
     """The parameters of both kinds of §7.1 world, checked: (n, p3, the copy probability q of V2,
     whether V2's ends copy V1 and V3 (``adjacent``), the copy probability r of V3, whether each V3
     predictor copies its own V1 predictor (``noise_source="each"``))."""
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = check_int(n_noise, "n_noise", dataset, minimum=0)
-    q = check_float(copy_prob, "copy_prob", dataset, low=0.0, high=1.0)
-    neighbours = check_choice(neighbours, "neighbours", dataset, _NEIGHBOURS)
-    r = check_float(redundant_prob, "redundant_prob", dataset, low=0.0, high=1.0)
-    noise_source = check_choice(noise_source, "noise_source", dataset, _NOISE_SOURCES)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=dataset)
+    p3 = check_dataset_int("n_noise", n_noise, 0, dataset=dataset)
+    q = check_dataset_float("copy_prob", copy_prob, low=0.0, high=1.0, dataset=dataset)
+    neighbours = check_dataset_choice("neighbours", neighbours, _NEIGHBOURS, dataset=dataset)
+    r = check_dataset_float("redundant_prob", redundant_prob, low=0.0, high=1.0, dataset=dataset)
+    noise_source = check_dataset_choice(
+        "noise_source", noise_source, _NOISE_SOURCES, dataset=dataset
+    )
     return n, p3, q, neighbours == "adjacent", r, noise_source == "each"
 
 
@@ -279,14 +281,14 @@ def discrete_scenario(
     n, p3, q, adjacent, r, each = _shared_parameters(
         dataset, n_samples, n_noise, copy_prob, neighbours, redundant_prob, noise_source
     )
-    base = check_float(dirichlet_base, "dirichlet_base", dataset, low=1e-6)
-    peak = check_float(dirichlet_peak, "dirichlet_peak", dataset, low=1e-6)
+    base = check_dataset_float("dirichlet_base", dirichlet_base, low=1e-6, dataset=dataset)
+    peak = check_dataset_float("dirichlet_peak", dirichlet_peak, low=1e-6, dataset=dataset)
     peak2 = (
         peak
         if partial_peak is None
-        else check_float(partial_peak, "partial_peak", dataset, low=1e-6)
+        else check_dataset_float("partial_peak", partial_peak, low=1e-6, dataset=dataset)
     )
-    alpha0 = check_float(noise_dirichlet, "noise_dirichlet", dataset, low=1e-6)
+    alpha0 = check_dataset_float("noise_dirichlet", noise_dirichlet, low=1e-6, dataset=dataset)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -342,14 +344,14 @@ def continuous_scenario(
     n, p3, q, adjacent, r, each = _shared_parameters(
         dataset, n_samples, n_noise, copy_prob, neighbours, redundant_prob, noise_source
     )
-    a = check_float(mean_range, "mean_range", dataset, low=0.0)
-    sigma = check_float(sd, "sd", dataset, low=1e-12)
+    a = check_dataset_float("mean_range", mean_range, low=0.0, dataset=dataset)
+    sigma = check_dataset_float("sd", sd, low=1e-12, dataset=dataset)
     a2 = (
         a
         if partial_mean_range is None
-        else check_float(partial_mean_range, "partial_mean_range", dataset, low=0.0)
+        else check_dataset_float("partial_mean_range", partial_mean_range, low=0.0, dataset=dataset)
     )
-    eps = check_float(redundant_noise_sd, "redundant_noise_sd", dataset, low=0.0)
+    eps = check_dataset_float("redundant_noise_sd", redundant_noise_sd, low=0.0, dataset=dataset)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -390,10 +392,10 @@ scenario_cr = partial(continuous_scenario, "CR", True)
 # The eq. (12) toy world
 # --------------------------------------------------------------------------------------------
 def _toy(dataset, kind, n_samples, n_noise, seed, tie_x2_x3, noise_states):
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    p3 = check_int(n_noise, "n_noise", dataset, minimum=0) if kind else 0
-    tie = check_float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
-    m = check_int(noise_states, "noise_states", dataset, minimum=2)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=dataset)
+    p3 = check_dataset_int("n_noise", n_noise, 0, dataset=dataset) if kind else 0
+    tie = check_dataset_float("tie_x2_x3", tie_x2_x3, low=0.0, high=1.0, dataset=dataset)
+    m = check_dataset_int("noise_states", noise_states, 2, dataset=dataset)
     stream = _streams(seed, dataset)
 
     core = stream(0)
@@ -535,11 +537,11 @@ def toy_continuous(
     set to x2 (Fig. 4b, "somewhat redundant"), as :func:`toy`. For a given seed and size the
     labels are those of :func:`toy`."""
     dataset = "vidaurre_toy_continuous"
-    n = check_int(n_samples, "n_samples", dataset, minimum=1)
-    tie = check_float(tie_x2_x3, "tie_x2_x3", dataset, low=0.0, high=1.0)
-    d1 = check_float(shift_x1, "shift_x1", dataset, low=0.0)
-    d23 = check_float(shift_x23, "shift_x23", dataset, low=0.0)
-    sigma = check_float(sd, "sd", dataset, low=1e-12)
+    n = check_dataset_int("n_samples", n_samples, 1, dataset=dataset)
+    tie = check_dataset_float("tie_x2_x3", tie_x2_x3, low=0.0, high=1.0, dataset=dataset)
+    d1 = check_dataset_float("shift_x1", shift_x1, low=0.0, dataset=dataset)
+    d23 = check_dataset_float("shift_x23", shift_x23, low=0.0, dataset=dataset)
+    sigma = check_dataset_float("sd", sd, low=1e-12, dataset=dataset)
     core = _streams(seed, dataset)(0)
     y = core.integers(0, N_CLASSES, size=n)
     means = np.array([[d1, 0.0, 0.0], [0.0, d23, -d23], [0.0, d23, -d23]])
