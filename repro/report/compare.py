@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from repro.report.escape import say, write_csv
 from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
@@ -345,9 +346,9 @@ def compare_records(
     md_path = out / f"{stem}.md"
     md_path.write_text("".join(text))
     csv_path = out / f"{stem}.csv"
-    matrix.to_csv(csv_path, index_label="method")
+    write_csv(matrix, csv_path, index_label="method")
     pairs_path = out / f"{stem}_pairs.csv"
-    res["pairs"].to_csv(pairs_path, index=False)
+    write_csv(res["pairs"], pairs_path, index=False)
 
     labelled_ranks = ranks.rename(index=_label)
     labelled_p = adjusted.rename(index=_label, columns=_label)
@@ -364,15 +365,15 @@ def compare_records(
 
     if echo:
         with pd.option_context("display.width", 200, "display.max_columns", 50):
-            print(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
-            print(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
+            say(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
+            say(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
             for line in res["missing"]:
-                print(f"missing: {line}")
-            print("\nAverage ranks:")
-            print(rank_frame.to_string(float_format=lambda x: f"{x:.4f}"))
-            print(f"\n{fr_line}")
-            print(f"\nAdjusted p-values ({correction}; {options}):")
-            print(matrix.to_string(float_format=_fmt))
+                say(f"missing: {line}")
+            say("\nAverage ranks:")
+            say(rank_frame.to_string(float_format=lambda x: f"{x:.4f}"))
+            say(f"\n{fr_line}")
+            say(f"\nAdjusted p-values ({correction}; {options}):")
+            say(matrix.to_string(float_format=_fmt))
     return [md_path, csv_path, pairs_path, png, pdf]
 
 
@@ -540,16 +541,16 @@ def compare_bayesian(
     md_path = out / f"{stem}.md"
     md_path.write_text("".join(text))
     csv_path = out / f"{stem}.csv"
-    results.to_csv(csv_path, index=False)
+    write_csv(results, csv_path, index=False)
     paths = [md_path, csv_path, *figures]
     if echo:
         with pd.option_context("display.width", 200, "display.max_columns", 50):
-            print(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
-            print(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
+            say(f"{metric} ({direction}); {res['table'].shape[0]} data sets", end="")
+            say(f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else "")
             for line in res["missing"]:
-                print(f"missing: {line}")
-            print(f"Bayesian comparison of {reference} (rope = {rope:g}):")
-            print(results.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+                say(f"missing: {line}")
+            say(f"Bayesian comparison of {reference} (rope = {rope:g}):")
+            say(results.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
     return paths
 
 

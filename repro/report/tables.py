@@ -14,6 +14,7 @@ import numbers
 
 import pandas as pd
 
+from repro.report.escape import latex_text, markdown_cell
 from repro.stats.tests import average_ranks, metric_table, paired_t_wins_losses
 
 #: criteria where lower is better; every other metric is "higher is better"
@@ -78,12 +79,6 @@ def comparison_table(
 
 
 #: LaTeX for the characters that are special to LaTeX or absent from its default fonts
-LATEX_CHARACTERS = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "τ": r"$\tau$", "Γ": r"$\Gamma$", "δ": r"$\delta$", "σ": r"$\sigma$", "±": r"$\pm$",
-    "−": r"$-$",
-}  # fmt: skip
 
 
 def format_cell(value, digits: int = 4, float_format=None) -> str:
@@ -118,17 +113,17 @@ def to_markdown(
 ) -> str:
     """A GitHub-flavoured Markdown table, the index as first column (no extra dependency).
 
-    Metric columns get their paper titles (:data:`METRIC_TITLES`); cells as :func:`format_cell`.
+    Metric columns get their paper titles (:data:`METRIC_TITLES`); cells as :func:`format_cell`,
+    each made inert (:func:`repro.report.escape.markdown_cell`: one line, no raw HTML, ``|``
+    escaped) since names come from records.
     """
-    header = [index_title, *_flat_header(frame)]
+    header = [markdown_cell(h) for h in (index_title, *_flat_header(frame))]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cells) + " |" for cells in _rows(frame, digits, float_format)]
+    lines += [
+        "| " + " | ".join(map(markdown_cell, cells)) + " |"
+        for cells in _rows(frame, digits, float_format)
+    ]
     return "\n".join(lines) + "\n"
-
-
-def latex_escape(text: str) -> str:
-    """``text`` with the LaTeX special characters escaped (:data:`LATEX_CHARACTERS`)."""
-    return "".join(LATEX_CHARACTERS.get(c, c) for c in text)
 
 
 def to_latex(
@@ -146,24 +141,24 @@ def to_latex(
         raise ValueError(f"align {align!r} must have one letter per column ({frame.shape[1]})")
     lines = [r"\begin{table}[ht]", r"\centering"]
     if caption:
-        lines.append(rf"\caption{{{latex_escape(caption)}}}")
+        lines.append(rf"\caption{{{latex_text(caption)}}}")
     if label:
         lines.append(rf"\label{{{label}}}")
     lines += [rf"\begin{{tabular}}{{l{align}}}", r"\toprule"]
-    first = latex_escape(index_title)
+    first = latex_text(index_title)
     if isinstance(frame.columns, pd.MultiIndex):
         groups = []
         for metric in dict.fromkeys(frame.columns.get_level_values(0)):
             span = int((frame.columns.get_level_values(0) == metric).sum())
-            title = latex_escape(METRIC_TITLES.get(metric, metric))
+            title = latex_text(METRIC_TITLES.get(metric, metric))
             groups.append(rf"\multicolumn{{{span}}}{{c}}{{{title}}}")
         lines.append(" & " + " & ".join(groups) + r" \\")
-        subs = [latex_escape(s) for s in frame.columns.get_level_values(1)]
+        subs = [latex_text(s) for s in frame.columns.get_level_values(1)]
         lines.append(f"{first} & " + " & ".join(subs) + r" \\")
     else:
-        lines.append(f"{first} & " + " & ".join(map(latex_escape, _flat_header(frame))) + r" \\")
+        lines.append(f"{first} & " + " & ".join(map(latex_text, _flat_header(frame))) + r" \\")
     lines.append(r"\midrule")
     for cells in _rows(frame, digits, None):
-        lines.append(" & ".join(map(latex_escape, cells)) + r" \\")
+        lines.append(" & ".join(map(latex_text, cells)) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "\n".join(lines) + "\n"

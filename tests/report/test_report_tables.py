@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from repro.report.escape import latex_text
 from repro.report.generate import standin_caveat
 from repro.report.reproduction import (
     compare_reported,
@@ -12,7 +13,7 @@ from repro.report.reproduction import (
     summarize,
     write_reproduction,
 )
-from repro.report.tables import comparison_table, latex_escape, to_latex, to_markdown
+from repro.report.tables import comparison_table, to_latex, to_markdown
 
 
 def _records():
@@ -273,10 +274,10 @@ def test_markdown_float_format_and_index_title():
 
 
 def test_latex_escape_known_answers():
-    assert latex_escape(r"a_b & 50% #1 $x$ {y} ~^\ ") == (
+    assert latex_text(r"a_b & 50% #1 $x$ {y} ~^\ ") == (
         r"a\_b \& 50\% \#1 \$x\$ \{y\} \textasciitilde{}\textasciicircum{}\textbackslash{} "
     )
-    assert latex_escape("τ = 0.5, Γ ± 1 − 2") == r"$\tau$ = 0.5, $\Gamma$ $\pm$ 1 $-$ 2"
+    assert latex_text("τ = 0.5, Γ ± 1 − 2") == r"$\tau$ = 0.5, $\Gamma$ $\pm$ 1 $-$ 2"
 
 
 def test_latex_flat_table_with_index_title_and_alignment():

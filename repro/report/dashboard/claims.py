@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from repro.report.claims.engine import VERDICTS, claim_files, claims_table
+from repro.report.escape import write_csv
 
 __all__ = ["VERDICTS", "all_claims", "experiment_claims", "paper_claims_without_experiment"]
 
@@ -59,5 +60,5 @@ def write_claims_csv(table: pd.DataFrame, out_dir) -> Path:
     """``<out_dir>/claims.csv``: paper, experiment, claim_id, section, quote, verdict, evidence,
     data."""
     path = Path(out_dir) / CLAIMS_CSV
-    table.to_csv(path, index=False)
+    write_csv(table, path, index=False)
     return path

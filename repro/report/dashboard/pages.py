@@ -16,6 +16,7 @@ from repro.report.claims.engine import VERDICTS
 from repro.report.dashboard.bayesian import ROPE
 from repro.report.dashboard.inputs import PAPERS
 from repro.report.dashboard.papers import VERDICT_COLOURS, paper_summaries
+from repro.report.escape import markdown_cell, markdown_code
 
 #: one mark per verdict in the Markdown page (it has no colours)
 VERDICT_MARKS = {"holds": "🟢", "partly": "🟠", "does not hold": "🔴", "not testable": "⚪"}
@@ -109,22 +110,39 @@ def page_context(dashboard: dict, results_dir, out_dir) -> dict:
     }
 
 
-def _md_escape(text) -> str:
-    return str(text).replace("|", "\\|")
-
-
 def _md_quote(text) -> str:
     """A paper's words as text: its link and emphasis marks (``[5,](#page-19-0)``) not rendered."""
-    return _md_escape(text).replace("[", "\\[").replace("]", "\\]").replace("*", "\\*")
+    return _Inert(markdown_cell(text).replace("[", "\\[").replace("]", "\\]").replace("*", "\\*"))
 
 
 def _slug(text) -> str:
     return "".join(c if c.isalnum() else "-" for c in str(text).lower()).strip("-")
 
 
-def environment() -> jinja2.Environment:
-    """The templates' environment: HTML autoescaped, Markdown not; filters ``md`` (a table
-    cell), ``quote`` (a paper's words in Markdown), ``slug`` (an anchor)."""
+class _Inert(str):
+    """Markdown text already made inert by a filter (not escaped a second time)."""
+
+
+def _md(text) -> _Inert:
+    return _Inert(markdown_cell(text))
+
+
+def _code(text) -> _Inert:
+    return _Inert(markdown_code(text))
+
+
+def _finalize_markdown(value):
+    """Every ``{{ }}`` of a Markdown template made inert (:func:`markdown_cell`) unless a filter
+    already did it: a name from the records cannot inject HTML, a table column or a heading."""
+    if isinstance(value, _Inert | bool | int | float):
+        return value
+    return markdown_cell(value)
+
+
+def environment(markdown: bool = False) -> jinja2.Environment:
+    """The templates' environment: HTML autoescaped by Jinja; Markdown (``markdown``) with every
+    expression made inert (:func:`_finalize_markdown`); filters ``md`` (a table cell), ``quote``
+    (a paper's words in Markdown), ``code`` (inside a code span), ``slug`` (an anchor)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("repro.report", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",)),
@@ -132,15 +150,16 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        finalize=_finalize_markdown if markdown else None,
     )
-    env.filters.update(md=_md_escape, quote=_md_quote, slug=_slug)
+    env.filters.update(md=_md, code=_code, quote=_md_quote, slug=_slug)
     return env
 
 
 def render_markdown(dashboard: dict, results_dir, out_dir) -> str:
     """README.md of the dashboard; links relative to ``out_dir``."""
     context = page_context(dashboard, results_dir, out_dir)
-    return environment().get_template("dashboard.md.j2").render(**context)
+    return environment(markdown=True).get_template("dashboard.md.j2").render(**context)
 
 
 def render_html(dashboard: dict, results_dir, out_dir) -> str:

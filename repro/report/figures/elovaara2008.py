@@ -32,6 +32,7 @@ import pandas as pd
 from repro import config
 from repro.evaluation.records import read_records
 from repro.report.claims.engine import Evidence, NoRecords, Verdict, decide, read_claims
+from repro.report.escape import write_csv
 from repro.report.figures.common import method_labels, save, sweep_plan
 from repro.report.tables import to_markdown
 
@@ -236,7 +237,7 @@ def _draw(records, out_dir, report_cfg, metric: str, name: str, ylabel: str) -> 
     frame = table.join(runs.rename("runs")).join(per_method[short].add_prefix("runs_"))
     frame = frame.join(ranks(table).add_prefix("rank_")).join(extra)
     csv = out_dir / f"{name}.csv"
-    frame.to_csv(csv, index_label="dataset")
+    write_csv(frame, csv, index_label="dataset")
     shown = table.rename(columns=dict(zip(methods, method_labels(methods))))
     shown["runs"] = runs
     shown = shown.join(extra)
@@ -415,7 +416,7 @@ def variant(records, out_dir, report_cfg) -> list[Path]:
         parts += [ours, base.add_suffix(f" {metric} (default)")]
     table = pd.concat(parts, axis=1).sort_index()
     csv = out_dir / "variant.csv"
-    table.to_csv(csv, index_label="dataset")
+    write_csv(table, csv, index_label="dataset")
     runs = n_runs(records, "accuracy")
     base_runs = n_runs(default[default["method"].isin(methods)], "accuracy")
     base_runs = base_runs.reindex(runs.index).dropna()

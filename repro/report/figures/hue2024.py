@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from repro.report.escape import write_csv
 from repro.report.figures.common import save  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
 from repro.stats.tests import metric_table  # noqa: E402
@@ -377,11 +378,11 @@ def fig1to3(records, out_dir, report_cfg) -> list[Path]:
         ncols=1,
     )
     csv = out / "fig1to3.csv"
-    long_frame(tables, ratios).to_csv(csv, index=False)
+    write_csv(long_frame(tables, ratios), csv, index=False)
     written.append(csv)
     nvinf = nvinf_comparison(informative_counts(records), reported_numbers(report_cfg))
     nv_csv = out / "table1_nvinf.csv"
-    nvinf.to_csv(nv_csv)
+    write_csv(nvinf, nv_csv)
     written.append(nv_csv)
     written.append(
         write_markdown(
@@ -533,7 +534,7 @@ def _sweep(records, out_dir, report_cfg, name, parameter, values, symbol, panels
         name,
     )
     csv = out / f"{name}.csv"
-    long_frame(tables, ratios).to_csv(csv, index=False)
+    write_csv(long_frame(tables, ratios), csv, index=False)
     written.append(csv)
     sections = [("Data", datasets_line(datasets, recs) + " cv10, cv5 above 10⁵ instances.")]
     for q in SWEEP_QUANTITIES:
@@ -649,7 +650,7 @@ def fig7to11(records, out_dir, report_cfg) -> list[Path]:
         ],
         ignore_index=True,
     )
-    frame.to_csv(csv, index=False)
+    write_csv(frame, csv, index=False)
     written.append(csv)
     sections = [("Data", datasets_line(datasets, recs) + " cv10, cv5 above 10⁵ instances.")]
     for q in ("criterion", "n_selected", "time", "opt_time", "accuracy", "auc"):

@@ -21,6 +21,7 @@ from scipy import stats
 
 from repro import config
 from repro.report.claims.engine import Evidence, Verdict, decide, read_claims
+from repro.report.escape import write_csv
 from repro.report.figures.common import save
 
 PAPER = "Vidaurre, Bielza, Larrañaga (2012)"
@@ -95,7 +96,7 @@ def write_figure(out_dir, name: str, text: str, table: pd.DataFrame, fig) -> lis
     out_dir = Path(out_dir)
     paths = save(fig, out_dir, name)
     csv = out_dir / f"{name}.csv"
-    table.to_csv(csv, index=False)
+    write_csv(table, csv, index=False)
     md = out_dir / "REPRODUCTION.md"
     md.write_text(text.rstrip() + "\n")
     return [*paths, csv, md]

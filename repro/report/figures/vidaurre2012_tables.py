@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from repro import config
+from repro.report.escape import write_csv
 from repro.report.reproduction import judge, write_reproduction
 from repro.report.tables import to_markdown
 from repro.stats.posthoc import posthoc
@@ -164,7 +165,7 @@ def _write_table(records, out_dir, report_cfg, table: str, name: str, datasets) 
         + to_markdown(layout(summ, reported, table, datasets), index_title="quantity: data set")
     )
     csv = out_dir / f"{name}_summary.csv"
-    summ.to_csv(csv, index=False)
+    write_csv(summ, csv, index=False)
     judged = judged_table(records, reported, report_cfg, table)
     rep = write_reproduction(
         judged,
@@ -225,7 +226,7 @@ def table4(records, out_dir, report_cfg) -> list[Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pairs = out_dir / "table4_pairs.csv"
-    comp.to_csv(pairs, index=False)
+    write_csv(comp, pairs, index=False)
     md = out_dir / "table4.md"
     shown = (
         comp.set_index("method")[["published", "reproduced"]]

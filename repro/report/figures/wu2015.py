@@ -50,6 +50,7 @@ import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from repro import config  # noqa: E402
+from repro.report.escape import write_csv
 from repro.report.reproduction import compare_reported, judge, one_split_aggregates  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
 
@@ -350,7 +351,7 @@ def write_table_outputs(out_dir, stem: str, md: str, report: str, table) -> list
     ]
     paths[0].write_text(md + "\n")
     paths[1].write_text(report)
-    table.to_csv(paths[2], index=False)
+    write_csv(table, paths[2], index=False)
     return paths
 
 
@@ -613,7 +614,7 @@ def save_with_means(fig, mean: pd.DataFrame, out_dir, name: str) -> list[Path]:
     for path in paths[:2]:
         fig.savefig(path, dpi=150)
     plt.close(fig)
-    mean.to_csv(paths[2], index=False)
+    write_csv(mean, paths[2], index=False)
     return paths
 
 
