@@ -300,7 +300,8 @@ def read_records(path) -> pd.DataFrame:
             return pd.read_parquet(path)
         except READ_ERRORS as exc:
             raise ValueError(f"{path} is not a readable result file: {exc}") from exc
-    files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p))
+    # regular files only: a FIFO or device named like a record would block or stream for ever
+    files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p) and p.is_file())
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
     tables = []

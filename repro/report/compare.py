@@ -47,14 +47,13 @@ repetitions in the records) and the priors ``hierarchical.lower_alpha`` ... ``up
 from __future__ import annotations
 
 import difflib
-import re
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from repro.report.escape import say, write_csv
+from repro.report.escape import file_stem, say, short_label, write_csv
 from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
@@ -138,7 +137,7 @@ def _label(method: str) -> str:
         name = display_name(method_id)
     except Exception:  # the statistics must not depend on the registry being importable
         name = method_id
-    return f"{name} ({rest.replace('__', ', ')})" if rest else name
+    return short_label(f"{name} ({rest.replace('__', ', ')})" if rest else name)
 
 
 def parse_overrides(args: list[str]) -> dict[str, str]:
@@ -473,7 +472,7 @@ def run_bayesian(
 
 
 def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", str(name))
+    return file_stem(name)
 
 
 def compare_bayesian(

@@ -14,11 +14,14 @@ sequence. Every writer passes such text through the function of its kind:
   (first character ``=``, ``+``, ``-``, ``@``, tab or carriage return, and not a number) gets a
   leading apostrophe (the OWASP rule);
 - :func:`terminal_text`: ANSI escape sequences and other control characters removed (newlines
-  and tabs kept).
+  and tabs kept);
+- :func:`file_stem`: a name as one short, safe file-name part (a long or odd one hashed);
+- :func:`short_label`: a name cut to a length a figure can draw.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pandas as pd
@@ -107,3 +110,28 @@ def terminal_text(text) -> str:
 def say(*parts, **kwargs) -> None:
     """``print`` of :func:`terminal_text` of each part (for text that holds names from records)."""
     print(*(terminal_text(p) for p in parts), **kwargs)
+
+
+#: the longest file-name part made from a name (file systems allow 255 bytes for a whole name)
+STEM_LIMIT = 80
+#: the longest label a figure draws
+LABEL_LIMIT = 60
+
+
+def file_stem(name) -> str:
+    """``name`` as one file-name part: characters other than letters, digits, ``.``, ``_``,
+    ``+``, ``-`` become ``_``; a leading dot is dropped; a part longer than
+    :data:`STEM_LIMIT` keeps its first characters and ends in a hash of the whole name, so two
+    long names stay apart and none gives "File name too long"."""
+    text = str(name)
+    stem = re.sub(r"[^A-Za-z0-9_.+-]+", "_", text).lstrip(".") or "_"
+    if len(stem) <= STEM_LIMIT:
+        return stem
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{stem[: STEM_LIMIT - 13]}-{digest}"
+
+
+def short_label(name, limit: int = LABEL_LIMIT) -> str:
+    """``name`` without control characters, cut to ``limit`` characters with an ellipsis."""
+    text = terminal_text(name).replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -176,7 +176,7 @@ def generate_report(
         if report.get("variants"):
             variant_records = {report.get("variant_label", name): records}
             for label, other in report["variants"].items():
-                recs = read_records(Path(where.results) / other)
+                recs = read_records(source.parent / other)  # the results folder given
                 variant_records[label] = recs[recs["method"].isin(methods)]
         written.append(
             write_reproduction(

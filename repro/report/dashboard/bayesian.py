@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from repro.report.dashboard.inputs import FIGURES, DashboardError
+from repro.report.escape import file_stem, short_label
 from repro.report.figure_files import save_figure
 
 #: region of practical equivalence of every Bayesian signed-rank test
@@ -44,7 +45,7 @@ def bayesian_comparison(cfg: dict, name: str, records, figures: Path | None) -> 
         for row in result.to_dict("records")
     ]
     rival = result.loc[result["p_other_better"].idxmax(), "method"]
-    figure = f"{FIGURES}/{name}_{reference}_vs_{rival}.png"
+    figure = f"{FIGURES}/{file_stem(f'{name}_{reference}_vs_{rival}')}.png"
     if figures is not None:
         import matplotlib.pyplot as plt
 
@@ -52,7 +53,7 @@ def bayesian_comparison(cfg: dict, name: str, records, figures: Path | None) -> 
             table[reference].to_numpy(),
             table[rival].to_numpy(),
             ROPE,
-            (reference, str(rival)),
+            (short_label(reference), short_label(rival)),
             higher_is_better=higher,
             seed=0,
             nsamples=NSAMPLES,

@@ -86,6 +86,7 @@ from repro.report.dashboard.inputs import (
     check_consistency,
     dashboard_configs,
     folder_records,
+    future_records,
     paper_datasets,
     present_configs,
     published_comparison,
@@ -99,6 +100,16 @@ from repro.report.dashboard.points import majority_rates, value_flags
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
+
+
+def future_flags(records) -> list[dict]:
+    """A flag when records carry timestamps after tomorrow (not taken as the run's date)."""
+    n = future_records(records)
+    note = f"{n} records dated after tomorrow: a wrong clock; the run's date ignores them"
+    return [
+        {"kind": "future date", "dataset": "—", "method": None, "value": None, "majority": None,
+         "note": note}
+    ] if n else []  # fmt: skip
 
 
 def experiment_row(
@@ -158,7 +169,8 @@ def experiment_row(
         "n_revisions": n_revisions,
         "links": links,
         "bayesian": bayesian_comparison(cfg, name, records, figures),
-        "flags": value_flags(records, majority, standins, set(substitutes) - standins),
+        "flags": value_flags(records, majority, standins, set(substitutes) - standins)
+        + future_flags(records),
     }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import subprocess
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -127,26 +128,52 @@ def folder_records(results_dir: Path, folders: list[str], cache: dict) -> pd.Dat
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
+#: the repository the package was checked out from (its own git history dates a folder)
+PROJECT = Path(__file__).resolve().parents[3]
+
+
 def git_date(folder: Path) -> tuple[str, str]:
-    """(date, short revision) of the last commit touching ``folder``; ("unknown", "unknown")."""
+    """(date, short revision) of the last commit touching ``folder``; ("unknown", "unknown").
+
+    git runs in the project's own repository with the folder as a path, never inside the
+    folder: a ``.git`` planted in a results folder handed over by someone else (its config can
+    name programs git would run: ``core.fsmonitor``, ``gpg.program``) is not consulted, and a
+    folder outside the project has no date from git."""
     try:
-        out = subprocess.run(
-            ["git", "log", "-1", "--format=%cs %h", "--", "."],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
+        relative = Path(folder).resolve().relative_to(PROJECT)
+    except ValueError:
+        return "unknown", "unknown"
+    if not (PROJECT / ".git").exists():
+        return "unknown", "unknown"
+    command = [
+        "git", "-C", str(PROJECT), "-c", "core.fsmonitor=false", "log", "-1",
+        "--no-show-signature", "--format=%cs %h", "--", str(relative),
+    ]  # fmt: skip
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return "unknown", "unknown"
     parts = out.stdout.split()
     return (parts[0], parts[1]) if out.returncode == 0 and len(parts) == 2 else ("unknown",) * 2
 
 
+def _tomorrow() -> str:
+    """Tomorrow's date in UTC, ISO 8601: no record written today is later than it."""
+    return (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d")
+
+
+def future_records(records: pd.DataFrame | None) -> int:
+    """How many records carry a timestamp after tomorrow (a clock or a hand set wrong)."""
+    if records is None or "timestamp" not in records.columns:
+        return 0
+    return int((records["timestamp"].dropna().astype(str) > _tomorrow()).sum())
+
+
 def run_of(records: pd.DataFrame | None, folder: Path) -> tuple[str, str, int]:
     """(date, revision, number of revisions) of the latest record, else of git."""
     if records is not None and {"timestamp", "git_revision"} <= set(records.columns):
-        stamps = records["timestamp"].dropna()
+        stamps = records["timestamp"].dropna().astype(str)
+        stamps = stamps[stamps <= _tomorrow()]  # a record dated in the future is not the date
         if not stamps.empty:
             latest = stamps.max()  # ISO 8601 in UTC: the latest is the largest string
             revision = records.loc[stamps.index[stamps == latest], "git_revision"].dropna()

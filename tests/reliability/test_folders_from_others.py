@@ -1,0 +1,104 @@
+"""Results folders handed over by someone else (issue 46's cases, known answers): a planted
+.git is never consulted, a FIFO named like a record does not block a read, a record from the
+future is not the run's date, a variant is read from the results folder given, and a name of any
+length or character set gives one short file name."""
+
+import os
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from repro.evaluation.records import read_records
+from repro.report.dashboard import inputs
+from repro.report.dashboard.build import future_flags
+from repro.report.escape import STEM_LIMIT, file_stem, short_label
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_name_gives_one_short_file_name():
+    assert file_stem("snb_cma") == "snb_cma"
+    assert file_stem("../../etc/passwd") == "_.._etc_passwd"  # no folder, no leading dot
+    long_a, long_b = "m" * 300 + "a", "m" * 300 + "b"
+    assert len(file_stem(long_a)) == STEM_LIMIT and file_stem(long_a) != file_stem(long_b)
+    assert file_stem(long_a).startswith("m" * 67 + "-")
+    assert short_label("x" * 500) == "x" * 59 + "…" and short_label("a\x1b[2Jb\nc") == "ab c"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_named_like_a_record_is_not_read(tmp_path):
+    folder = tmp_path / "exp" / "iris"
+    folder.mkdir(parents=True)
+    pd.DataFrame({"method": ["nb"], "value": [0.9]}).to_parquet(folder / "nb.parquet")
+    os.mkfifo(folder / "trap.parquet")
+    out = {}
+    reader = threading.Thread(target=lambda: out.update(frame=read_records(tmp_path / "exp")))
+    reader.daemon = True
+    reader.start()
+    reader.join(timeout=30)
+    assert not reader.is_alive(), "read_records blocked on a FIFO"
+    assert out["frame"]["value"].tolist() == [0.9]
+
+
+def _git(*args, cwd):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_planted_git_config_runs_nothing(tmp_path, monkeypatch):
+    project = tmp_path / "project"
+    folder = project / "results" / "exp"
+    folder.mkdir(parents=True)
+    (folder / "a.txt").write_text("x")
+    _git("init", "-q", cwd=project)
+    _git("-c", "user.email=a@b", "-c", "user.name=a", "add", ".", cwd=project)
+    _git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "m", cwd=project)
+    # someone hands over a results folder whose own .git asks git to run a program
+    marker = tmp_path / "ran"
+    (folder / ".git").mkdir()
+    (folder / ".git" / "config").write_text(
+        f"[core]\n\tfsmonitor = touch {marker}\n[gpg]\n\tprogram = touch {marker}\n"
+    )
+    (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    monkeypatch.setattr(inputs, "PROJECT", project.resolve())
+    date, revision = inputs.git_date(folder)
+    assert date != "unknown" and len(revision) >= 7  # the project's own history dates it
+    assert not marker.exists()
+    # a folder outside the project: no git at all
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    assert inputs.git_date(outside) == ("unknown", "unknown")
+
+
+def test_a_record_from_the_future_is_flagged_not_taken_as_the_date(tmp_path):
+    records = pd.DataFrame(
+        {"timestamp": ["2026-11-20T10:00:00", "2099-01-01T00:00:00"], "git_revision": ["a", "b"]}
+    )
+    date, revision, n = inputs.run_of(records, tmp_path)
+    assert (date, revision, n) == ("2026-11-20", "a", 2)
+    (flag,) = future_flags(records)
+    assert flag["kind"] == "future date" and flag["note"].startswith("1 records dated after")
+    assert future_flags(records.iloc[:1]) == []
+
+
+def test_variants_are_read_from_the_results_folder_given(tmp_path, monkeypatch):
+    """boulle2007_table3's variant (its Khiops-shrink records) is read from ``results=``, not
+    from ./results: a copy whose variant holds one data set shows that set only."""
+    from repro.report.generate import generate_report
+
+    results = tmp_path / "res"
+    shutil.copytree(ROOT / "results" / "boulle2007_table3", results / "boulle2007_table3")
+    (results / "boulle2007_table3_shrink" / "iris").mkdir(parents=True)
+    for f in (ROOT / "results" / "boulle2007_table3_shrink" / "iris").glob("*.parquet"):
+        shutil.copy(f, results / "boulle2007_table3_shrink" / "iris" / f.name)
+    monkeypatch.chdir(ROOT)  # where ./results holds the full variant
+    generate_report("boulle2007_table3", results_dir=results, out_dir=tmp_path / "out")
+    text = (tmp_path / "out" / "REPRODUCTION.md").read_text()
+    per_dataset = text.split("### Per data set")[1]
+    rows = [line for line in per_dataset.splitlines() if line.startswith("| ") and "→" in line]
+    with_shrink = [r for r in rows if "→ —" not in r.split("|")[2]]
+    assert [r.split("|")[1].strip() for r in with_shrink] == ["iris"]
