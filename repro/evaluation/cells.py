@@ -28,6 +28,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from repro.config import jsonable, safe_name
+from repro.evaluation.guarded import write_text
 from repro.evaluation.protocols import Protocol, Split, get_protocol, make_splits
 from repro.evaluation.records import PARTS_SUFFIX, config_hash, unit_hash
 
@@ -215,11 +216,9 @@ def failure_path(results_dir, experiment: str, dataset_key: str, name: str) -> P
 def write_failure(path, exc: BaseException, **context) -> Path:
     """Write a failed cell's error file: ``context``, the error and the current traceback."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     error = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
     payload = {**context, **error}
-    path.write_text(json.dumps(payload, indent=2))
-    return path
+    return write_text(path, json.dumps(payload, indent=2))  # never through a planted link
 
 
 def catalog_key(dataset) -> str:

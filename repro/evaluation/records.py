@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from repro.config import jsonable
+from repro.evaluation.guarded import refuse_links
 from repro.evaluation.metrics import PROBA_FLOOR
 
 KEY_COLUMNS = ["experiment", "method", "dataset", "repetition", "fold", "split", "metric"]
@@ -266,7 +267,7 @@ def write_atomic(frame: pd.DataFrame, path: Path) -> None:
     unique name beside it, then ``os.replace``. The file gets the permissions of any file the
     user creates (the umask's), not ``mkstemp``'s owner-only ones: a results folder shared on a
     cluster stays readable by the group."""
-    path = Path(path)
+    path = refuse_links(path)  # a planted link as the cell's folder (e.g. ``.parts``): refused
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repro.evaluation.guarded import replace_with
+
 #: metadata keys written as None are left out of the file, by format
 _NO_METADATA = {
     "pdf": {"CreationDate": None, "Producer": None, "Creator": None},
@@ -17,10 +19,14 @@ _NO_METADATA = {
 
 
 def save_figure(fig, path, **kwargs) -> Path:
-    """``fig.savefig(path, **kwargs)`` without time stamps or version strings in the file."""
+    """``fig.savefig(path, **kwargs)`` without time stamps or version strings in the file,
+    written whole or not at all (a temporary file renamed over the old one, so a link at
+    ``path`` is replaced, never followed: :func:`repro.evaluation.guarded.replace_with`)."""
     path = Path(path)
-    metadata = _NO_METADATA.get(path.suffix.lstrip(".").lower())
+    fmt = kwargs.pop("format", None) or path.suffix.lstrip(".").lower() or "png"
+    metadata = _NO_METADATA.get(fmt)
     if metadata is not None:
         kwargs["metadata"] = {**metadata, **kwargs.get("metadata", {})}
-    fig.savefig(path, **kwargs)
+    with replace_with(path, links=True) as tmp:
+        fig.savefig(tmp, format=fmt, **kwargs)
     return path

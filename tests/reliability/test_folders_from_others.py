@@ -102,3 +102,43 @@ def test_variants_are_read_from_the_results_folder_given(tmp_path, monkeypatch):
     rows = [line for line in per_dataset.splitlines() if line.startswith("| ") and "→" in line]
     with_shrink = [r for r in rows if "→ —" not in r.split("|")[2]]
     assert [r.split("|")[1].strip() for r in with_shrink] == ["iris"]
+
+
+def test_no_write_through_a_planted_link(tmp_path):
+    """A dashboard folder, an error file and a checkpoint folder that are links to someone's
+    files: refused, or the link itself replaced; the files they point to stay untouched."""
+    import json
+
+    from repro.evaluation.cells import write_failure
+    from repro.evaluation.guarded import refuse_links, write_text
+    from repro.evaluation.records import write_atomic
+    from repro.report.dashboard.build import write_dashboard
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine")
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "dashboard").symlink_to(victim, target_is_directory=True)
+    with pytest.raises(ValueError, match=r"dashboard is a symbolic link \(to .*victim\)"):
+        write_dashboard({"experiments": []}, out, out)
+    assert sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+    # a link as the file itself: replaced by the new file, its target unchanged
+    (out / "index.html").symlink_to(victim / "keep.txt")
+    write_text(out / "index.html", "<p>new</p>", root=out)
+    assert not (out / "index.html").is_symlink() and (victim / "keep.txt").read_text() == "mine"
+    # a failed cell's error file planted as a link onto another file
+    cell = out / "exp" / "iris"
+    cell.mkdir(parents=True)
+    (cell / "nb.error.json").symlink_to(victim / "keep.txt")
+    write_failure(cell / "nb.error.json", RuntimeError("boom"), method="nb")
+    assert json.loads((cell / "nb.error.json").read_text())["error"] == "RuntimeError: boom"
+    assert (victim / "keep.txt").read_text() == "mine"
+    # a checkpoint folder that is a link: refused
+    (cell / "nb.parts").symlink_to(victim, target_is_directory=True)
+    with pytest.raises(ValueError, match="nb.parts is a symbolic link"):
+        write_atomic(pd.DataFrame({"a": [1]}), cell / "nb.parts" / "r000_f000.parquet")
+    assert sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+    # a path that leaves the root named: refused
+    with pytest.raises(ValueError, match="is not under"):
+        refuse_links(tmp_path / "elsewhere" / "x", out)

@@ -72,6 +72,7 @@ from pathlib import Path
 import numpy as np
 
 from repro.config import paths
+from repro.evaluation.guarded import refuse_links, write_text
 from repro.report.dashboard.bayesian import bayesian_comparison
 from repro.report.dashboard.benchmarks import benchmark_rows
 from repro.report.dashboard.claims import (
@@ -217,16 +218,15 @@ def _jsonable(value):
 
 
 def write_dashboard(dashboard: dict, results_dir, out_dir) -> list[Path]:
-    """Write README.md, index.html and dashboard/rows.json into ``out_dir``; return paths."""
+    """Write README.md, index.html and dashboard/rows.json into ``out_dir``, each whole or not
+    at all and never through a link (:mod:`repro.evaluation.guarded`); return paths."""
     out_dir = Path(out_dir)
+    rows = refuse_links(out_dir / FIGURES / ROWS, out_dir)  # no write through a planted link
     (out_dir / FIGURES).mkdir(parents=True, exist_ok=True)
-    rows = out_dir / FIGURES / ROWS
-    rows.write_text(json.dumps(_jsonable(dashboard), indent=1, ensure_ascii=False) + "\n")
+    write_text(rows, json.dumps(_jsonable(dashboard), indent=1, ensure_ascii=False) + "\n")
     draw_paper_figures(dashboard, out_dir)
-    md = out_dir / "README.md"
-    md.write_text(render_markdown(dashboard, results_dir, out_dir))
-    page = out_dir / "index.html"
-    page.write_text(render_html(dashboard, results_dir, out_dir))
+    md = write_text(out_dir / "README.md", render_markdown(dashboard, results_dir, out_dir))
+    page = write_text(out_dir / "index.html", render_html(dashboard, results_dir, out_dir))
     remove_unreferenced_figures(out_dir / FIGURES, dashboard_figures(dashboard))
     return [md, page, rows]
 

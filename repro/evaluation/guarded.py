@@ -1,0 +1,75 @@
+"""Writes under a results or output folder that never go through a link and never leave half a
+file: results folders are shared between machines and people, and a link planted in one must
+not make a run or a report write or delete outside it.
+
+- :func:`refuse_links`: a ``ValueError`` naming the first symbolic link among the folders
+  between ``root`` and ``path`` (without ``root``: the file's own folder), or the file itself
+  when it is a link that a write would follow;
+- :func:`write_text`, :func:`write_bytes`: :func:`refuse_links`, then a temporary file in the same
+  folder renamed over the old one (``os.replace``): a kill or a full disk leaves the previous
+  file whole, and a link at ``path`` is replaced, its target untouched;
+- :func:`replace_with`: the same rename for a file another library writes (a figure).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def refuse_links(path, root=None) -> Path:
+    """``path`` when no folder between ``root`` and it is a symbolic link (ValueError naming the
+    link otherwise); without ``root``, only the file's own folder is checked. ``root`` itself
+    may be a link (the user chose it)."""
+    path = Path(path)
+    if root is None:
+        folders = [path.parent]
+    else:
+        root = Path(root)
+        try:
+            parts = path.relative_to(root).parts[:-1]
+        except ValueError:
+            raise ValueError(f"{path} is not under {root}: refusing to write there") from None
+        folders = [root.joinpath(*parts[: i + 1]) for i in range(len(parts))]
+    for folder in folders:
+        if folder.is_symlink():
+            raise ValueError(
+                f"{folder} is a symbolic link (to {os.readlink(folder)}): refusing to write "
+                "through it; remove the link or give a results/output folder without it"
+            )
+    return path
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+
+
+@contextmanager
+def replace_with(path, root=None, *, links: bool = False):
+    """Yield a temporary path beside ``path``; on success rename it over ``path``, on error
+    remove it (the previous file stays whole). ``links``: allow the folders to be links (a
+    folder the caller named itself, not one found in a results folder); a link at ``path`` is
+    always replaced, never followed."""
+    path = Path(path) if links else refuse_links(path, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temporary(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
+            os.remove(tmp)
+
+
+def write_bytes(path, data: bytes, root=None) -> Path:
+    """``data`` into ``path``, whole or not at all (module docstring)."""
+    with replace_with(path, root) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_text(path, text: str, root=None) -> Path:
+    """``text`` (UTF-8) into ``path``, whole or not at all (module docstring)."""
+    return write_bytes(path, text.encode("utf-8"), root)
