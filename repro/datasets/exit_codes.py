@@ -7,14 +7,28 @@ may use it.
 
 from __future__ import annotations
 
+import errno
 import sys
 from collections.abc import Callable
 
+#: the errors of a folder that cannot be written: reported in one line, exit code 1
+UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT)
+
+
+def unwritable_message(err: OSError) -> str | None:
+    """One line for an error of writing into a folder (read-only, no permission, full disk),
+    naming the file; None for any other error."""
+    if err.errno not in UNWRITABLE:
+        return None
+    where = err.filename or "the output folder"
+    return f"cannot write {where}: {err.strerror}; give a writable folder (out=DIR or results=DIR)"
+
 
 def exit_code(command: Callable[[], int], unavailable: tuple[type[Exception], ...]) -> int:
-    """``command()``'s exit code, or 1 on an ``unavailable`` error and 2 on any other
-    ``ValueError`` (in that order: an ``unavailable`` error may be a ``ValueError``), the error
-    printed on stderr; other exceptions propagate."""
+    """``command()``'s exit code, or 1 on an ``unavailable`` error or a folder that cannot be
+    written (:func:`unwritable_message`), 2 on any other ``ValueError`` (in that order: an
+    ``unavailable`` error may be a ``ValueError``), the error printed on stderr in one line;
+    other exceptions propagate."""
     try:
         return command()
     except unavailable as err:
@@ -23,3 +37,9 @@ def exit_code(command: Callable[[], int], unavailable: tuple[type[Exception], ..
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        message = unwritable_message(err)
+        if message is None:
+            raise
+        print(f"error: {message}", file=sys.stderr)
+        return 1

@@ -665,6 +665,13 @@ def main(args: list[str]) -> int:
     except (ValueError, FileNotFoundError, ImportError) as err:
         print(f"error: {err}\n{USAGE} (--help: every argument)", file=sys.stderr)
         return 2
+    except OSError as err:  # a read-only or full output folder: one line
+        from repro.datasets.exit_codes import unwritable_message
+
+        if unwritable_message(err) is None:
+            raise
+        print(f"error: {unwritable_message(err)}", file=sys.stderr)
+        return 1
     print("\nWrote:")
     for p in paths:
         print(f"  {p}")

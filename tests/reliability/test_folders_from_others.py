@@ -142,3 +142,30 @@ def test_no_write_through_a_planted_link(tmp_path):
     # a path that leaves the root named: refused
     with pytest.raises(ValueError, match="is not under"):
         refuse_links(tmp_path / "elsewhere" / "x", out)
+
+
+def test_an_unwritable_folder_is_one_line(capsys, monkeypatch):
+    import errno
+
+    from repro.datasets.exit_codes import exit_code
+    from repro.report import __main__ as report_main
+    from repro.report import generate
+
+    def read_only():
+        raise PermissionError(errno.EROFS, "Read-only file system", "/shared/results/t.md")
+
+    assert exit_code(read_only, ()) == 1
+    assert capsys.readouterr().err == (
+        "error: cannot write /shared/results/t.md: Read-only file system; give a writable folder "
+        "(out=DIR or results=DIR)\n"
+    )
+    monkeypatch.setattr(generate, "generate_report", lambda *a, **k: read_only())
+    assert report_main.main(["experiment=boulle2007_table3"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write /shared/results/t.md" in err
+
+    def other():  # an error that is not about writing still propagates
+        raise OSError(errno.ENOENT, "No such file")
+
+    with pytest.raises(OSError):
+        exit_code(other, ())
