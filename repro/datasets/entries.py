@@ -302,7 +302,7 @@ def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Datas
     elif entry.source == "local":
         X, y = local.read_table(entry.path, entry.name, params.get("target"))
         meta["params"] = dict(params)
-        meta["format"] = entry.path.suffix.lstrip(".").lower()
+        meta["format"] = local.data_name(entry.path)[1].lstrip(".")
     else:
         X, y, cached = openml_source.load_openml(
             entry.name,

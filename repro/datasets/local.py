@@ -1,4 +1,5 @@
-"""Data files of a directory: ``<name>.parquet``, ``.arff`` or ``.csv`` (source ``local``).
+"""Data files of a directory: ``<name>.parquet``, ``.arff``, ``.csv`` or ``.tsv`` (source
+``local``).
 
 The directory is, in order: the ``data_dir`` argument, the ``REPRO_DATA_DIR`` environment
 variable, or the data sets shipped in the package (``repro/datasets/bundled``: package data, a
@@ -12,11 +13,15 @@ formats, Parquet wins over ARFF, ARFF over CSV. ``MANIFEST.csv`` (metadata of th
 Target: the column given as ``target=``, else the column named ``class`` (exactly, then
 ignoring case), else the last column.
 
-Formats: Parquet keeps its types (strings are nominal). ARFF (liac-arff) maps NUMERIC/REAL/
-INTEGER to float64, nominal and STRING to Categorical (nominal keeps its declared levels),
-``?`` to NaN. CSV has a header row; ``?`` and empty fields are missing; a column is numeric when
+Formats: Parquet keeps its types (strings are nominal; nested columns are refused). ARFF
+(liac-arff) maps NUMERIC/REAL/INTEGER to float64, nominal and STRING to Categorical (nominal
+keeps its declared levels), ``?`` to NaN. CSV (and TSV, ``.tsv``; either may be compressed,
+``x.csv.gz``) is UTF-8 with a header row of distinct names, separated by commas (``;`` or tabs
+are detected from the header); ``?`` and empty fields are missing; a column is numeric when
 at least half its values are numbers (others are then an error), else nominal (categories
-sorted, numerically when all are numbers).
+sorted, numerically when all are numbers). What would be read wrong is refused, naming it: a
+file that is not UTF-8, a duplicate or empty column name, a trailing separator, a first line of
+numbers (no header), numbers with decimal commas.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ __all__ = [
     "LocalFile",
     "DATA_PATH_VARIABLE",
     "add_data_path",
+    "data_name",
     "data_path",
     "default_data_dir",
     "pick_target",
@@ -47,7 +53,9 @@ __all__ = [
 ]
 
 #: file suffixes read as data, in order of precedence for one stem
-FORMATS = (".parquet", ".arff", ".csv")
+FORMATS = (".parquet", ".arff", ".csv", ".tsv")
+#: compressions a text file may carry (read by pandas from the file name): ``x.csv.gz``
+COMPRESSIONS = (".gz", ".bz2", ".xz")
 #: metadata files of the data directory (never data sets)
 RESERVED = {"manifest", "openml_only"}
 #: strings read as missing in CSV files (besides pandas' defaults such as '' and 'NA')
@@ -93,6 +101,17 @@ class LocalFile:
     shadowed: tuple[Path, ...] = ()  # same stem in a lower-precedence format (ignored)
 
 
+def data_name(path) -> tuple[str, str]:
+    """(data set name, format suffix) of a file: ``iris.csv`` → ("iris", ".csv"),
+    ``iris.csv.gz`` → ("iris", ".csv") (a text format may be compressed); the suffix is
+    lower-case."""
+    path = Path(path)
+    name, suffix = path.stem, path.suffix.lower()
+    if suffix in COMPRESSIONS and Path(name).suffix.lower() in (".csv", ".tsv"):
+        return Path(name).stem, Path(name).suffix.lower()
+    return name, suffix
+
+
 def scan(data_dir) -> dict[str, LocalFile]:
     """Data files in ``data_dir`` by name (file stem); empty when the folder does not exist."""
     folder = Path(data_dir)
@@ -100,15 +119,15 @@ def scan(data_dir) -> dict[str, LocalFile]:
         return {}
     by_stem: dict[str, list[Path]] = {}
     for path in folder.iterdir():
-        suffix = path.suffix.lower()
+        stem, suffix = data_name(path)
         if suffix not in FORMATS or not path.is_file() or path.name.startswith((".", "_")):
             continue
-        if path.stem.lower() in RESERVED:
+        if stem.lower() in RESERVED:
             continue
-        by_stem.setdefault(path.stem, []).append(path)
+        by_stem.setdefault(stem, []).append(path)
     files = {}
     for stem, paths in sorted(by_stem.items()):
-        paths.sort(key=lambda p: FORMATS.index(p.suffix.lower()))
+        paths.sort(key=lambda p: FORMATS.index(data_name(p)[1]))
         files[stem] = LocalFile(stem, paths[0], tuple(paths[1:]))
     return files
 
@@ -204,12 +223,102 @@ def pick_target(columns, target, name: str):
     return lower[0] if len(lower) == 1 else columns[-1]
 
 
-def _read_csv(path: Path, name: str) -> pd.DataFrame:
-    df = pd.read_csv(path, dtype=str, na_values=CSV_NA, skipinitialspace=True)
+def _header(path: Path, name: str, sep: str | None) -> tuple[list[str], str]:
+    """The header fields of a CSV/TSV file and its separator (``sep``, else "," or, when the
+    header holds none, ";" or a tab), checked: UTF-8, no empty or duplicate name, not a line
+    of numbers."""
+    import bz2
+    import csv
+    import gzip
+    import lzma
+
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}.get(path.suffix.lower(), open)
+    try:
+        with opener(path, "rt", encoding="utf-8", newline="") as fh:
+            first = fh.readline()
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"data set {name!r}: {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+            f"position {exc.start} of its first line); save it as UTF-8, e.g. "
+            f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8.csv`"
+        ) from exc
+    if sep is None:
+        sep = next((c for c in (",", ";", "\t") if c in first), ",")
+    fields = [f.strip() for f in next(csv.reader([first], delimiter=sep), [])]
+    if not fields or fields == [""]:
+        raise ValueError(f"data set {name!r}: {path} has no header line (column names)")
+    if fields[-1] == "" and len(fields) > 1:
+        raise ValueError(
+            f"data set {name!r}: {path} ends its header with a separator {sep!r} (an empty last "
+            "column, which would become the target): remove the trailing separators"
+        )
+    empty = [i + 1 for i, f in enumerate(fields) if f == ""]
+    if empty:
+        raise ValueError(f"data set {name!r}: {path}: column(s) {empty} of the header have no name")
+    duplicates = sorted({f for f in fields if fields.count(f) > 1})
+    if duplicates:
+        raise ValueError(
+            f"data set {name!r}: {path} names column(s) {duplicates} more than once; give each "
+            "column its own name (a second target column would otherwise become a feature)"
+        )
+    if all(_is_number(f) for f in fields):
+        raise ValueError(
+            f"data set {name!r}: the first line of {path} is numbers ({first.strip()[:60]!r}), "
+            "not column names: add a header line"
+        )
+    return fields, sep
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+#: a number written with a decimal comma ("3,5", "-0,25")
+DECIMAL_COMMA = r"^-?\d+,\d+$"
+
+
+def _read_csv(path: Path, name: str, sep: str | None = None) -> pd.DataFrame:
+    """A CSV (or TSV) file as text columns (module docstring), its header checked
+    (:func:`_header`); a column whose values are numbers with decimal commas is refused."""
+    fields, sep = _header(path, name, sep)
+    df = pd.read_csv(path, dtype=str, na_values=CSV_NA, skipinitialspace=True, sep=sep)
     df.columns = [str(c).strip() for c in df.columns]
     for column in df.columns:
         df[column] = df[column].str.strip()
+    for column in df.columns:
+        values = df[column].dropna()
+        if len(values) and values.str.fullmatch(DECIMAL_COMMA).mean() > 0.5:
+            raise ValueError(
+                f"data set {name!r}: column {column!r} of {path} holds numbers with decimal "
+                f"commas (e.g. {values.iloc[0]!r}); write them with decimal points (and the "
+                "columns separated by commas) so they are read as numbers"
+            )
     return df
+
+
+def _read_parquet(path: Path, name: str) -> pd.DataFrame:
+    """A Parquet file; nested (struct, list, map) columns are refused, naming them."""
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(path)
+    nested = [f.name for f in schema if pa_nested(f.type)]
+    if nested:
+        raise ValueError(
+            f"data set {name!r}: {path} has nested column(s) {nested} (struct, list or map): "
+            "flatten them into one column per value"
+        )
+    return pd.read_parquet(path)
+
+
+def pa_nested(kind) -> bool:
+    """True for an Arrow struct, list or map type."""
+    import pyarrow.types as t
+
+    return t.is_struct(kind) or t.is_list(kind) or t.is_large_list(kind) or t.is_map(kind)
 
 
 def _read_arff(path: Path, name: str) -> pd.DataFrame:
@@ -242,14 +351,19 @@ def _read_arff(path: Path, name: str) -> pd.DataFrame:
 
 
 def _read_any(path: Path, name: str) -> pd.DataFrame:
-    suffix = path.suffix.lower()
+    suffix = data_name(path)[1]
     if suffix == ".parquet":
-        return pd.read_parquet(path)
+        return _read_parquet(path, name)
     if suffix == ".arff":
         return _read_arff(path, name)
     if suffix == ".csv":
         return _read_csv(path, name)
-    raise ValueError(f"data set {name!r}: unsupported file type {path.suffix!r} ({path})")
+    if suffix == ".tsv":
+        return _read_csv(path, name, sep="\t")
+    raise ValueError(
+        f"data set {name!r}: unsupported file type {path.suffix!r} ({path}); valid: "
+        f"{', '.join(FORMATS)} (text ones also compressed: {', '.join(COMPRESSIONS)})"
+    )
 
 
 def read_table(path, name: str, target=None) -> tuple[pd.DataFrame, np.ndarray]:
@@ -257,5 +371,6 @@ def read_table(path, name: str, target=None) -> tuple[pd.DataFrame, np.ndarray]:
     path = Path(path)
     df = _read_any(path, name)
     column = pick_target(df.columns, target, name)
-    X = coerce_frame(df.drop(columns=[column]), name, infer_numeric=path.suffix.lower() == ".csv")
+    text = data_name(path)[1] in (".csv", ".tsv")
+    X = coerce_frame(df.drop(columns=[column]), name, infer_numeric=text)
     return X, as_labels(df[column].reset_index(drop=True))
