@@ -265,6 +265,17 @@ def _check_params(entry: Entry, params: dict) -> None:
             )
 
 
+def data_fingerprint(entry: Entry) -> str | None:
+    """The content of a local data file that is not the package's own (a user's file, or a
+    bundled one edited in place): its SHA-256, which becomes part of the identity of the cells
+    computed on it (an edited file is computed afresh); None for the bundled files whose content
+    is the one recorded in MANIFEST.csv, for generated and for OpenML data."""
+    if entry.source != "local" or entry.path is None:
+        return None
+    digest = local.file_digest(entry.path)
+    return None if digest == entry.extra.get("sha256") else digest
+
+
 def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Dataset:
     """Load a catalog data set as a :class:`Dataset`.
 
@@ -303,6 +314,9 @@ def load_dataset(name: str, *, data_dir=None, cache_dir=None, **params) -> Datas
         X, y = local.read_table(entry.path, entry.name, params.get("target"))
         meta["params"] = dict(params)
         meta["format"] = local.data_name(entry.path)[1].lstrip(".")
+        fingerprint = data_fingerprint(entry)
+        if fingerprint:
+            meta["fingerprint"] = fingerprint
     else:
         X, y, cached = openml_source.load_openml(
             entry.name,

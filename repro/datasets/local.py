@@ -42,6 +42,7 @@ __all__ = [
     "DATA_PATH_VARIABLE",
     "add_data_path",
     "data_name",
+    "file_digest",
     "data_path",
     "default_data_dir",
     "pick_target",
@@ -110,6 +111,25 @@ def data_name(path) -> tuple[str, str]:
     if suffix in COMPRESSIONS and Path(name).suffix.lower() in (".csv", ".tsv"):
         return Path(name).stem, Path(name).suffix.lower()
     return name, suffix
+
+
+_DIGESTS: dict[tuple, str] = {}
+
+
+def file_digest(path) -> str:
+    """SHA-256 of a file's bytes (memoised by path, size and modification time)."""
+    import hashlib
+
+    path = Path(path)
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _DIGESTS:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        _DIGESTS[key] = h.hexdigest()
+    return _DIGESTS[key]
 
 
 def scan(data_dir) -> dict[str, LocalFile]:

@@ -34,6 +34,9 @@ from repro.evaluation.records import PARTS_SUFFIX, config_hash, unit_hash
 
 HASH_SCHEMES = ("cell", "unit")
 
+#: the record column (and context key) of the SHA-256 of a user's data file: an edited file
+#: gives another configuration hash, and the runner computes its cell afresh
+DATA_COLUMN = "data_sha256"
 #: estimator parameters that change how fast a fit runs, never its result (the parallel
 #: preparation is bit-identical to the serial one): not part of a cell's identity
 EXECUTION_PARAMS = ("n_jobs",)
@@ -44,7 +47,8 @@ class Cell:
     """What one result file holds: a method configuration on a data set under a protocol.
 
     ``splits``: explicit folds (default: the protocol's, from ``seed`` and the data set name).
-    ``context``: study columns stored with every record and part of the configuration hash.
+    ``context``: study columns stored with every record and part of the configuration hash; a
+    data set read from a user's file adds its content's SHA-256 (:data:`DATA_COLUMN`).
     ``hash_scheme``: "cell" hashes method, params, data set name and parameters, protocol fields,
     seed (+ context and splits when given); "unit" hashes as :func:`records.unit_hash` (data set
     key, protocol name), the scheme of the boulle2007 waveform study's stored cells.
@@ -75,6 +79,9 @@ class Cell:
         if self.dataset_key is None:  # once per cell: it reads the data catalog
             self.dataset_key = catalog_key(self.dataset)
         self.context = dict(self.context or {})
+        fingerprint = getattr(self.dataset, "meta", {}).get("fingerprint")
+        if fingerprint:  # a user's data file: its content is part of the cell (and recorded)
+            self.context.setdefault(DATA_COLUMN, fingerprint)
         self.report_keys = tuple(self.report_keys)
         if self.default_protocol is not None:
             self.default_protocol = get_protocol(self.default_protocol)
@@ -82,6 +89,13 @@ class Cell:
             self.splits = tuple(self.splits)
             if not self.splits:
                 raise ValueError("explicit splits must not be empty")
+
+    def data_changed(self, records) -> bool:
+        """True when stored ``records`` are of another content of the cell's data file
+        (:data:`DATA_COLUMN`), so the cell is computed afresh rather than refused."""
+        now = self.context.get(DATA_COLUMN)
+        before = set(records[DATA_COLUMN].dropna()) if DATA_COLUMN in records else set()
+        return bool(now or before) and before != {now}
 
     @property
     def result_params(self) -> dict:

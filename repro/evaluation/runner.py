@@ -212,6 +212,8 @@ def _stored(cell: Cell, results_dir, force: bool, locked=False):
             quarantine_file(path, "it holds no records: an empty cell file")
         return None
     stored = set(records["config_hash"])
+    if stored != {cell.hash} and cell.data_changed(records):
+        return None  # the user's data file changed since: computed afresh, the file replaced
     if stored != {cell.hash}:
         raise ValueError(
             f"{path} holds results of another configuration (config hash {sorted(stored)} "

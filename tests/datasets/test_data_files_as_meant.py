@@ -64,3 +64,42 @@ def test_a_parquet_file_with_nested_columns_is_refused(tmp_path):
     pd.DataFrame({"a": [1.0, 2.0], "class": ["u", "v"]}).to_parquet(tmp_path / "flat.parquet")
     X, y = read_table(tmp_path / "flat.parquet", "flat")
     assert X["a"].tolist() == [1.0, 2.0] and list(y) == ["u", "v"]
+
+
+def test_a_cell_knows_its_data(tmp_path, monkeypatch):
+    """A user's file is part of its cells' identity (its SHA-256 in the configuration hash and
+    in every record): an edited file, or one that shadows a bundled name, is computed afresh,
+    never served a cell of other data; the bundled files add nothing (their content is the one
+    MANIFEST.csv records, tested in test_datasets.py), so their stored cells stay current."""
+    from repro.datasets import load_dataset
+    from repro.evaluation.cells import DATA_COLUMN, Cell
+    from repro.evaluation.protocols import get_protocol
+    from repro.evaluation.runner import run_cell
+    from repro.registry import make_method
+
+    assert "fingerprint" not in load_dataset("iris").meta
+    own = tmp_path / "own"
+    own.mkdir()
+    rows = "u,class\n" + "".join(f"{i % 7},{'pq'[i % 2]}\n" for i in range(40))
+    (own / "mine.csv").write_text(rows)
+    (own / "iris.csv").write_text(rows)  # other labels under a bundled name
+    monkeypatch.setenv("REPRO_DATA_PATH", str(own))
+    bundled = Cell("nb", make_method("nb"), {}, load_dataset("wine"), get_protocol("cv5"))
+    assert DATA_COLUMN not in bundled.context
+    shadow = Cell("nb", make_method("nb"), {}, load_dataset("iris"), get_protocol("cv5"))
+    assert len(shadow.context[DATA_COLUMN]) == 64  # the user's iris, not the bundled one
+
+    def cell():
+        ds = load_dataset("mine")
+        return Cell("nb", make_method("nb"), {}, ds, get_protocol("cv5"), experiment="e")
+
+    a = cell()
+    first = run_cell(a, tmp_path / "res")
+    assert set(first[DATA_COLUMN]) == {a.context[DATA_COLUMN]}
+    (own / "mine.csv").write_text(rows.replace("p\n", "q\n", 3))  # the user edits the file
+    b = cell()
+    assert b.hash != a.hash and b.path(tmp_path / "res") == a.path(tmp_path / "res")
+    again = run_cell(b, tmp_path / "res")  # computed afresh, not read back, not refused
+    assert set(again["config_hash"]) == {b.hash} and set(again[DATA_COLUMN]) == {
+        b.context[DATA_COLUMN]
+    }
