@@ -264,7 +264,6 @@ def list_table(what: str) -> str:
         from repro.registry import list_methods
 
         table = list_methods()
-        table = table[table["implemented"]]
         rows = [
             (r.id, f"{r.display_name} — {r.paper or 'baseline'}, {r.estimator}"
              + (f" (aliases: {r.aliases})" if r.aliases else ""))

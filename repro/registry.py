@@ -2,9 +2,9 @@
 
 A method is registered by its config file ``conf/method/<id>.yaml`` (``_target_`` = the estimator
 class, ``_convert_: all``, then its default parameters); the file stem is the method id, the
-``method`` column of the results. :data:`METHODS` lists every method of the five papers
-with its display name as spelled in the papers, so that ids that are planned but not implemented
-yet give a clear error rather than "unknown". :data:`ALIASES` are the short names users may type.
+``method`` column of the results. :data:`METHODS` gives each method of the package
+its display name as spelled in the papers and its paper. :data:`ALIASES` are the short names users
+may type.
 
 A user's own method joins the registry of the running process with :func:`register_method` (a YAML
 file of the same form, or its mapping, under a new id): ``make_method``, ``evaluate``, the
@@ -77,10 +77,6 @@ METHOD_ID_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
 
 #: methods registered in this process by :func:`register_method`: id -> (config, display name)
 _USER_METHODS: dict[str, tuple[dict, str]] = {}
-
-
-class MethodNotImplementedError(NotImplementedError):
-    """A method of the papers that the package does not implement yet."""
 
 
 def package_methods() -> list[str]:
@@ -190,23 +186,17 @@ def estimator_targets() -> list[str]:
 
 
 def valid_method_names() -> list[str]:
-    return sorted(set(implemented_methods()) | set(METHODS) | set(ALIASES))
+    return sorted(set(implemented_methods()) | set(ALIASES))
 
 
 def resolve_method_id(name: str) -> str:
-    """Canonical id of a method name or alias; clear errors for unknown and planned methods."""
+    """Canonical id of a method name or alias; a clear error (close names) for an unknown one."""
     if not isinstance(name, str):
         raise ValueError(f"A method name must be a string, got {name!r}")
     method_id = ALIASES.get(name, name)
     implemented = implemented_methods()
     if method_id in implemented:
         return method_id
-    if method_id in METHODS:
-        display, paper = METHODS[method_id]
-        raise MethodNotImplementedError(
-            f"Method {method_id!r} ({display}, {paper}) is not implemented yet; "
-            f"implemented methods: {', '.join(implemented)}"
-        )
     close = difflib.get_close_matches(name, valid_method_names(), n=3)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     raise ValueError(
@@ -264,7 +254,7 @@ def _forwards_to_inner(config: dict, allowed, keys) -> bool:
         return False
     try:
         inner = _read_config(resolve_method_id(inner_id))
-    except (ValueError, NotImplementedError):
+    except ValueError:
         return False
     inner_allowed = set(get_class(inner["_target_"])._get_param_names())
     return set(keys) <= inner_allowed
@@ -299,22 +289,20 @@ def make_method(name: str, **params):
 
 
 def list_methods() -> pd.DataFrame:
-    """The registry: id, display name, paper ("user" for user methods), implemented, estimator
-    class, aliases."""
-    implemented = set(implemented_methods())
+    """The registry: id, display name, paper ("user" for user methods), estimator class,
+    aliases."""
     rows = []
-    for method_id in sorted(set(METHODS) | implemented):
+    for method_id in implemented_methods():
         display, paper = METHODS.get(method_id, (method_id, ""))
         if method_id in _USER_METHODS:
             display, paper = _USER_METHODS[method_id][1], "user"
-        target = method_config(method_id)["_target_"] if method_id in implemented else ""
+        target = method_config(method_id)["_target_"]
         aliases = [a for a, b in ALIASES.items() if b == method_id]
         rows.append(
             {
                 "id": method_id,
                 "display_name": display,
                 "paper": paper,
-                "implemented": method_id in implemented,
                 "estimator": target.rsplit(".", 1)[-1],
                 "aliases": ",".join(aliases),
             }

@@ -1,4 +1,4 @@
-"""The method registry: ids, aliases, display names, planned methods, package exports."""
+"""The method registry: ids, aliases, display names, package exports."""
 
 import pytest
 from omegaconf import OmegaConf
@@ -8,10 +8,10 @@ from repro.registry import (
     ALIASES,
     METHOD_DIR,
     METHODS,
-    MethodNotImplementedError,
     implemented_methods,
     list_methods,
     make_method,
+    package_methods,
     resolve_method_id,
 )
 
@@ -25,12 +25,18 @@ def test_every_registered_estimator_class_is_exported_by_the_package():
         repro.NoSuchClassifier  # noqa: B018
 
 
-def test_list_methods_covers_the_papers_and_marks_implemented():
+def test_list_methods_covers_the_papers():
     table = list_methods().set_index("id")
-    assert set(METHODS) <= set(table.index)
-    assert table.loc["nb_gaussian", "implemented"]
+    assert set(table.index) == set(METHODS) == set(implemented_methods())
     assert table.loc["nb_gaussian", "display_name"] == "Gaussian"
-    assert set(table.index[table["implemented"]]) == set(implemented_methods())
+    assert table.loc["nb_gaussian", "estimator"] == "GaussianNaiveBayes"
+
+
+def test_every_method_of_the_registry_has_its_config_file():
+    """METHODS names the methods of ``conf/method/`` (each with its display name), and every alias
+    is of one of them: no id of the registry lacks an implementation."""
+    assert set(METHODS) == set(package_methods())
+    assert set(ALIASES.values()) <= set(package_methods())
 
 
 def test_display_names_are_unique():
@@ -45,13 +51,9 @@ def test_display_names_are_unique():
     )
 
 
-def test_aliases_and_planned_methods():
+def test_aliases_resolve_and_unknown_names_are_refused():
     for alias, target in ALIASES.items():
-        if target in implemented_methods():
-            assert resolve_method_id(alias) == target
-        else:
-            with pytest.raises(MethodNotImplementedError, match="not implemented yet"):
-                make_method(alias)
+        assert resolve_method_id(alias) == target
     with pytest.raises(ValueError, match="Unknown method 'xyz'"):
         resolve_method_id("xyz")
 

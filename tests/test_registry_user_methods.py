@@ -46,7 +46,8 @@ def test_register_a_yaml_file_then_use_it_as_any_registry_id(tmp_path, registere
     with pytest.raises(ValueError, match="Unknown parameter"):
         make_method("my_nb", n_bins=3)
     row = list_methods().set_index("id").loc["my_nb"]
-    assert (row["display_name"], row["paper"], row["implemented"]) == ("My NB", "user", True)
+    assert (row["display_name"], row["paper"]) == ("My NB", "user")
+    assert row["estimator"] == "MODLNaiveBayes"
     assert display_name("my_nb") == "My NB"
     records = repro.evaluate("my_nb", "iris", protocol="cv5")
     assert set(records["method"]) == {"my_nb"}

@@ -267,11 +267,6 @@ def compare(run: dict) -> dict:
     )
 
 
-def agreement_table(names=DATASETS) -> pd.DataFrame:
-    """:func:`compare` on every data set, one row each."""
-    return pd.DataFrame([compare(fit_both(n)) for n in names])
-
-
 def khiops_version() -> str:
     import khiops
 

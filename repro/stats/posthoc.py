@@ -114,7 +114,7 @@ def exhaustive_sets(k: int) -> np.ndarray:
     -------
     ndarray of bool, shape (B(k) − 1, m), read-only
         Row = one exhaustive set, column q = pair q of :func:`pair_index` (True when the pair is
-        in the set). Pack rows into bit masks with :func:`exhaustive_bitmasks`.
+        in the set).
     """
     if k < 2:
         raise ValueError(f"need at least 2 methods, got k={k}")
@@ -129,13 +129,6 @@ def exhaustive_sets(k: int) -> np.ndarray:
     member = member[member.any(axis=1)]
     member.setflags(write=False)
     return member
-
-
-def exhaustive_bitmasks(k: int) -> np.ndarray:
-    """The exhaustive sets of :func:`exhaustive_sets` as uint64 bit masks (bit q = pair q)."""
-    member = exhaustive_sets(k)
-    weights = np.left_shift(np.uint64(1), np.arange(member.shape[1], dtype=np.uint64))
-    return (member.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
 
 
 @lru_cache(maxsize=32)
@@ -251,7 +244,7 @@ def adjust_pairwise(
     - ``holm``: v_(i) = max_{j ≤ i} (m − j + 1) p_(j);
     - ``shaffer`` (static): v_(i) = max_{j ≤ i} t_j p_(j), t_j from :func:`shaffer_multipliers`;
     - ``bergmann`` (Bergmann–Hommel dynamic): v_i = max{|I| min_{j∈I} p_j : I exhaustive ∋ i}
-      over the B(k) − 1 sets of :func:`exhaustive_sets` (vectorised over bit-sets of pairs).
+      over the B(k) − 1 sets of :func:`exhaustive_sets` (vectorised over chunks of those sets).
 
     Parameters
     ----------

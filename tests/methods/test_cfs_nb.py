@@ -36,7 +36,6 @@ from repro.methods.vidaurre2012.cfs import (
     cfs_merit,
     cfs_select,
     distribute_missing,
-    merit_from_matrix,
     symmetrical_uncertainty,
 )
 from repro.methods.vidaurre2012.cfs_nb import CFSNaiveBayes
@@ -172,10 +171,6 @@ def test_merits_of_the_tiny_table():
     assert cfs_merit([0, 3], corr) == pytest.approx((SU_AY + SU_DY) / math.sqrt(2 + 2 * SU_AD))
     assert cfs_merit([0, 1], corr) == pytest.approx(SU_AY / math.sqrt(2 + 2 * SU_AB))
     assert cfs_merit([0, 3], corr) == pytest.approx(0.493904, abs=1e-6)
-    class_corr = [SU_AY, 0.0, SU_CY, SU_DY]
-    pair = np.eye(4)
-    pair[0, 3] = pair[3, 0] = SU_AD
-    assert merit_from_matrix([0, 3], class_corr, pair) == pytest.approx(cfs_merit([0, 3], corr))
 
 
 def test_search_and_locally_predictive_step_on_the_tiny_table():

@@ -20,7 +20,7 @@ from repro.preprocessing.modl.grouping import group_values
 from repro.preprocessing.modl.grouping_multi_class import Group, build_groups, merge_groups
 from repro.preprocessing.modl.grouping_post_optimisation import (
     force_best_group_merge,
-    post_optimize_groups,
+    post_optimise_groups,
 )
 from repro.preprocessing.modl.grouping_two_class import two_class_group
 
@@ -230,7 +230,7 @@ def test_merge_groups_step(seed, garbage_search):
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("garbage_search", [False, True])
-def test_post_optimize_groups_and_forced_merge_steps(seed, garbage_search):
+def test_post_optimise_groups_and_forced_merge_steps(seed, garbage_search):
     """Moves of single values between groups (groups and assignment updated in place, empty
     groups dropped) and the forced best merge."""
     rng = np.random.default_rng(400 + seed)
@@ -252,7 +252,7 @@ def test_post_optimize_groups_and_forced_merge_steps(seed, garbage_search):
             )
         iv = iv0.tolist()
         with gk.engine(engine):
-            kept = post_optimize_groups(source, groups, iv, costs, garbage_search)
+            kept = post_optimise_groups(source, groups, iv, costs, garbage_search)
             iv_merge = list(iv)
             merged = (
                 force_best_group_merge(kept, iv_merge, costs, garbage_search)

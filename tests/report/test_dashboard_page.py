@@ -30,7 +30,6 @@ from repro.report.dashboard.papers import (
 )
 from repro.report.dashboard.points import (
     comparison_points,
-    prediction_interval,
     value_flags,
 )
 from repro.report.reproduction import compare_reported, judge
@@ -190,16 +189,6 @@ def test_paper_items_name_existing_experiments():
         "elovaara2008_fig1_no_cut_set_code",
         "elovaara2008_fig1_mdlh_tail",
     }
-
-
-def test_prediction_interval_is_the_one_split_rule():
-    values = np.arange(20) / 20  # k = 1: [min, max]
-    assert prediction_interval(values) == (0.0, 0.95)
-    values = np.arange(79) / 79  # k = ⌊0.05·80/2⌋ = 2: [x_(2), x_(78)]
-    assert prediction_interval(values) == (1 / 79, 77 / 79)
-    for published in (0.0, 0.5 / 79, 1 / 79, 0.5, 77 / 79, 78 / 79):
-        low, high = prediction_interval(values)
-        assert agreement.one_split(published, values).agrees == (low <= published <= high)
 
 
 def records_frame(values: dict) -> pd.DataFrame:

@@ -292,7 +292,3 @@ class ScoreEngine:
         add_column(self.S, d.codes[i], d.table, d.offsets[i], float(delta))
         self.nll = float(softmax_nll(self.S, self.q, d.y))
         self.weights[i] += delta
-
-    def candidate_scores(self, i: int, delta: float = 1.0) -> np.ndarray:
-        """S with w_i changed by ``delta`` (a new N × J array)."""
-        return self.S + delta * self.data.column(i)

@@ -197,17 +197,6 @@ def cfs_merit(subset: Sequence[int], corr: CFSCorrelations) -> float:
     return abs(float(numerator) / math.sqrt(abs(denominator)))
 
 
-def merit_from_matrix(subset: Sequence[int], class_corr, pair_corr) -> float:
-    """Hall's merit from plain correlations (r_ci, r_ij as arrays), for hand checks."""
-    s = sorted(int(i) for i in subset)
-    if not s:
-        return 0.0
-    num = float(np.sum(np.asarray(class_corr, dtype=np.float64)[s]))
-    r = np.asarray(pair_corr, dtype=np.float64)[np.ix_(s, s)]
-    den = len(s) + float(np.sum(np.triu(r, 1))) * 2.0
-    return num / math.sqrt(den) if den > 0 else 0.0
-
-
 class BestFirstOpenList:
     """BestFirst's ``LinkedList2``: at most ``max_size`` (merit, subset) nodes, best first.
 

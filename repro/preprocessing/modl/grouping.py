@@ -92,7 +92,7 @@ from repro.preprocessing.modl.grouping_multi_class import (
     merge_small_groups,
     table_cost,
 )
-from repro.preprocessing.modl.grouping_post_optimisation import post_optimize_grouping
+from repro.preprocessing.modl.grouping_post_optimisation import post_optimise_grouping
 from repro.preprocessing.modl.grouping_two_class import two_class_group
 from repro.preprocessing.modl.rules import EPSILON
 
@@ -121,14 +121,14 @@ def multiple_classes_group(rows, mods, costs, n_instances: int, garbage_search: 
     initial = [g.clone() for g in groups]
     _, _, new_groups, iv_opt = merge_groups(0, groups, None, costs, garbage_search)
     if garbage_search:
-        target, garbage, iv_opt = post_optimize_grouping(initial, new_groups, iv_opt, costs, True)
+        target, garbage, iv_opt = post_optimise_grouping(initial, new_groups, iv_opt, costs, True)
     if few_index is not None:
         pre_to_opt = [iv_opt[few_index[sub_index[i]]] for i in range(len(pre_rows))]
     else:
         pre_to_opt = [iv_opt[sub_index[i]] for i in range(len(pre_rows))]
     if not garbage_search:
         source = [Group(r, m) for r, m in zip(pre_rows, pre_mods)]
-        target, garbage, pre_to_opt = post_optimize_grouping(source, new_groups, pre_to_opt, costs)
+        target, garbage, pre_to_opt = post_optimise_grouping(source, new_groups, pre_to_opt, costs)
     labels = [pre_to_opt[pre_index[s]] for s in range(len(rows))]
     return labels, target, garbage
 

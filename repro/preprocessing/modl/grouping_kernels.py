@@ -20,7 +20,7 @@ bit-identical:
   binary heap over the distinct keys, each key holding its merges in the ``SortedList`` order (a
   linked list: the first inserted, then the newer ones after it), found through a hash table of the
   keys' bits;
-- :func:`post_optimize_groups_kernel`: the moves of single values between groups
+- :func:`post_optimise_groups_kernel`: the moves of single values between groups
   (``PostOptimizeGroups`` and ``...WithGarbageSearch``);
 - :func:`best_group_merge_kernel`: the pair of ``ForceBestGroupMerge``.
 
@@ -526,7 +526,7 @@ def _merge_down(w, lf, head, n_wanted):
 
 
 @njit(cache=True)
-def _merge_optimization(w, ctx, head, gs):
+def _merge_optimisation(w, ctx, head, gs):
     lf = ctx[0]
     li, lf_ = w[0], w[1]
     k = li[head, NEXT]
@@ -574,7 +574,7 @@ def _merge_optimization(w, ctx, head, gs):
 
 
 @njit(cache=True)
-def _best_merge_optimization(w, ctx, head, gs):
+def _best_merge_optimisation(w, ctx, head, gs):
     lf = ctx[0]
     li, lf_ = w[0], w[1]
     sizes, items = w[4], w[3]
@@ -912,7 +912,7 @@ def _other_largest(w, e1, e2, e3):
 
 
 @njit(cache=True)
-def _post_optimization(w, ctx, head, gs):
+def _post_optimisation(w, ctx, head, gs):
     lf = ctx[0]
     li, lf_ = w[0], w[1]
     items, sizes = w[3], w[4]
@@ -1053,11 +1053,11 @@ def two_class_kernel(rows, mods, lf, a1, a2, bell, lg, fp, ip, garbage_min):
     w = (li, lf_, keys, items, sizes, keyof, st, fs, cum, cum_mod)
     gs = n >= garbage_min
     head = _build_lines(w, rows, mods, lf)
-    head = _merge_optimization(w, ctx, head, gs)
-    head, head_g = _best_merge_optimization(w, ctx, head, gs)
-    head = _post_optimization(w, ctx, head, False)
+    head = _merge_optimisation(w, ctx, head, gs)
+    head, head_g = _best_merge_optimisation(w, ctx, head, gs)
+    head = _post_optimisation(w, ctx, head, False)
     if gs:
-        head_g = _post_optimization(w, ctx, head_g, True)
+        head_g = _post_optimisation(w, ctx, head_g, True)
     out = head
     garbage = 0
     if gs:
@@ -1375,11 +1375,11 @@ def merge_groups_kernel(
 # Several classes: moves of single values between groups (PostOptimizeGroups)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def post_optimize_groups_kernel(
+def post_optimise_groups_kernel(
     src, src_mod, counts, mods, iv, garbage_search, lf, a1, a2, bell, lg, fp, ip
 ):
     """``PostOptimizeGroups`` (``...WithGarbageSearch``) as
-    ``grouping_post_optimisation.post_optimize_groups``: ``counts``, ``mods`` and ``iv`` are
+    ``grouping_post_optimisation.post_optimise_groups``: ``counts``, ``mods`` and ``iv`` are
     modified in place. Returns the number of non-empty groups."""
     ctx = _make_ctx(lf, a1, a2, bell, lg, fp, ip)
     j_classes = ip[3]

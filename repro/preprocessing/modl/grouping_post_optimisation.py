@@ -1,7 +1,7 @@
 """Post-optimisation of a grouping for more than two classes as Khiops 11 implements it
 (KWGrouperMODLOptimization.cpp; KHIOPS_NOTES §3).
 
-``PostOptimizeGrouping`` (:func:`post_optimize_grouping`): ``ExhaustiveMergeGrouping`` down to 5
+``PostOptimizeGrouping`` (:func:`post_optimise_grouping`): ``ExhaustiveMergeGrouping`` down to 5
 groups, moves of single sub-groups between groups (``PostOptimizeGroups``), up to 3 unsuccessful
 forced best merges (``ForceBestGroupMerge``) each followed by moves, then the single group. With
 garbage search (``...WithGarbageSearch``, 7 values or more) the same steps are also run on the
@@ -39,7 +39,7 @@ MAX_TESTED_FORCED_MERGES = 3
 """``nMaxTestedForcedMergeNumber`` of the post-optimisations."""
 
 
-def post_optimize_groups(source, groups, iv, costs, garbage_search: bool = False) -> list:
+def post_optimise_groups(source, groups, iv, costs, garbage_search: bool = False) -> list:
     """``PostOptimizeGroups``: best moves of one source row to another group while the part costs
     decrease by more than 1e-6 (the number of groups is fixed). With garbage search
     (``PostOptimizeGroupsWithGarbageSearch``) the partition cost follows the size of the garbage
@@ -49,9 +49,9 @@ def post_optimize_groups(source, groups, iv, costs, garbage_search: bool = False
     if n_groups <= 1:
         return groups
     if grouping_kernels.compiled():
-        n_true = _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search)
+        n_true = _post_optimise_groups_compiled(source, groups, iv, costs, garbage_search)
     else:
-        n_true = _post_optimize_groups_loop(source, groups, iv, costs, garbage_search)
+        n_true = _post_optimise_groups_loop(source, groups, iv, costs, garbage_search)
     if n_true < n_groups:
         non_empty = [-1] * n_groups
         kept = []
@@ -71,9 +71,9 @@ _SOURCE_ARRAYS: list = [None]
 is kept alive by the entry, so that ``is`` identifies it."""
 
 
-def _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search: bool) -> int:
-    """The moves of :func:`post_optimize_groups` on
-    :func:`~.grouping_kernels.post_optimize_groups_kernel` (groups and iv updated in place).
+def _post_optimise_groups_compiled(source, groups, iv, costs, garbage_search: bool) -> int:
+    """The moves of :func:`post_optimise_groups` on
+    :func:`~.grouping_kernels.post_optimise_groups_kernel` (groups and iv updated in place).
     Returns the number of non-empty groups."""
     n_classes = len(groups[0].counts)
     cached = _SOURCE_ARRAYS[0]
@@ -86,7 +86,7 @@ def _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search: bo
     counts = np.array([g.counts for g in groups], dtype=np.int64)
     mods = np.array([g.mod for g in groups], dtype=np.int64)
     iv_arr = np.array(iv, dtype=np.int64)
-    n_true = grouping_kernels.post_optimize_groups_kernel(
+    n_true = grouping_kernels.post_optimise_groups_kernel(
         src, src_mod, counts, mods, iv_arr, bool(garbage_search), *grouping_kernels.cost_args(costs)
     )
     for g, group in enumerate(groups):
@@ -96,8 +96,8 @@ def _post_optimize_groups_compiled(source, groups, iv, costs, garbage_search: bo
     return int(n_true)
 
 
-def _post_optimize_groups_loop(source, groups, iv, costs, garbage_search: bool) -> int:
-    """The moves of :func:`post_optimize_groups` (Python reference). Returns the number of
+def _post_optimise_groups_loop(source, groups, iv, costs, garbage_search: bool) -> int:
+    """The moves of :func:`post_optimise_groups` (Python reference). Returns the number of
     non-empty groups."""
     n_groups = len(groups)
     n_mod = len(source)
@@ -311,7 +311,7 @@ def forced_merge_search(source, groups, iv, costs, garbage_search: bool = False)
     group of each source row, its cost, whether the single group was met)."""
     n_min = 3 if garbage_search else 1
     singleton_tested = len(groups) == 1
-    groups = post_optimize_groups(source, groups, iv, costs, garbage_search)
+    groups = post_optimise_groups(source, groups, iv, costs, garbage_search)
     garbage = max(g.mod for g in groups) if garbage_search else 0
     best = table(groups)
     best_cost = table_cost(costs, best, garbage)
@@ -323,7 +323,7 @@ def forced_merge_search(source, groups, iv, costs, garbage_search: bool = False)
         new = force_best_group_merge(current, iv_new, costs, garbage_search)
         if len(new) == 1:
             singleton_tested = True
-        new = post_optimize_groups(source, new, iv_new, costs, garbage_search)
+        new = post_optimise_groups(source, new, iv_new, costs, garbage_search)
         new_garbage = max(g.mod for g in new) if garbage_search else 0
         new_cost = table_cost(costs, new, new_garbage)
         if new_cost < best_cost + EPSILON:
@@ -334,7 +334,7 @@ def forced_merge_search(source, groups, iv, costs, garbage_search: bool = False)
     return best, garbage, iv, best_cost, singleton_tested
 
 
-def post_optimize_grouping(source, groups, iv, costs, garbage_search: bool = False):
+def post_optimise_grouping(source, groups, iv, costs, garbage_search: bool = False):
     """``PostOptimizeGrouping``: ExhaustiveMerge down to 5 groups, then
     :func:`forced_merge_search` (value moves and forced merges), then the single group. With
     garbage search (``PostOptimizeGroupingWithGarbageSearch``) the search is also run on the

@@ -4,7 +4,7 @@ KWGrouperMODLInternal.cpp; KHIOPS_NOTES §3): the MODL discretisation heuristic 
 
 Greedy merges of adjacent intervals driven by Khiops' sorted lists, best merge (the merges go on
 down to one interval on a copy, the best size is rebuilt), then post-optimisation by Split /
-MergeSplit / MergeMergeSplit moves (:class:`_IntervalOptimizer`). From 7 rows
+MergeSplit / MergeMergeSplit moves (:class:`_IntervalOptimiser`). From 7 rows
 (``GARBAGE_MIN_VALUES``) each phase also follows the partition with a garbage interval (the
 interval with the most values, whose values are coded apart in the partition cost pc(I, Gb)):
 ``IntervalListMergeOptimizationWithGarbagePartitionCost``,
@@ -30,11 +30,11 @@ from repro.preprocessing.modl.grouping_intervals import IntervalList, lines
 from repro.preprocessing.modl.rules import EPSILON, INFINITE_COST, pick_move
 
 
-class _IntervalOptimizer(IntervalList):
+class _IntervalOptimiser(IntervalList):
     """The interval-list optimisation of ``KWDiscretizerMODL`` (``IntervalList*Optimization*``)
     on the rows of a sorted table, as ``KWGrouperMODLTwoClasses`` uses it."""
 
-    def merge_optimization(self, head, garbage_search: bool = False):
+    def merge_optimisation(self, head, garbage_search: bool = False):
         """``IntervalListMergeOptimization``: merges of smallest delta while the total delta
         (partition delta + part delta, |Δ| < 1e-6 counting as 0) is ≤ 0. With garbage search
         (``IntervalListMergeOptimizationWithGarbagePartitionCost``) they also stop at 3 intervals,
@@ -77,7 +77,7 @@ class _IntervalOptimizer(IntervalList):
         self.freq = None
         return head
 
-    def best_merge_optimization(self, head, garbage_search: bool = False):
+    def best_merge_optimisation(self, head, garbage_search: bool = False):
         """``IntervalListBestMergeOptimization``: the merges go on down to one interval on a copy,
         and the number of intervals of lowest cumulated cost met (≤ best + 1e-6: ties to fewer) is
         rebuilt by the same merges. With garbage search
@@ -119,7 +119,7 @@ class _IntervalOptimizer(IntervalList):
             head_garbage = self.merge_down(self.clone(head, True), best_n_garbage)
         return self.merge_down(head, best_n), head_garbage
 
-    def post_optimization(self, head, garbage_search: bool = False):
+    def post_optimisation(self, head, garbage_search: bool = False):
         """``IntervalListPostOptimization``: the best move among the best Split, MergeSplit and
         MergeMergeSplit (their deltas with the partition cost, :func:`pick_move`) while it lowers
         the cost. With garbage search (``IntervalListPostOptimizationWithGarbage``) the partition
@@ -239,24 +239,24 @@ class _IntervalOptimizer(IntervalList):
                 return line.mod
         return 0  # pragma: no cover
 
-    def optimization(self, garbage_search: bool = False):
+    def optimisation(self, garbage_search: bool = False):
         """``IntervalListOptimization`` (OptimizedGreedyMerge; with garbage search
         ``IntervalListOptimizationWithGarbage``): merges, best merge, post-optimisation.
         Returns (list, list with garbage or None)."""
         head = self.build_lines()
-        head = self.merge_optimization(head, garbage_search)
-        head, head_garbage = self.best_merge_optimization(head, garbage_search)
-        head = self.post_optimization(head)
+        head = self.merge_optimisation(head, garbage_search)
+        head, head_garbage = self.best_merge_optimisation(head, garbage_search)
+        head = self.post_optimisation(head)
         if garbage_search:
-            head_garbage = self.post_optimization(head_garbage, garbage_search)
+            head_garbage = self.post_optimisation(head_garbage, garbage_search)
         return head, head_garbage
 
 
 def _two_class_discretize(rows, mods, costs: GroupingCosts):
     """``KWGrouperMODLTwoClasses::DiscretizeFrequencyTable`` of sorted rows: (interval ends,
     interval counts, garbage size)."""
-    optimizer = _IntervalOptimizer(rows, mods, costs)
-    head, head_garbage = optimizer.optimization(len(rows) >= GARBAGE_MIN_VALUES)
+    optimiser = _IntervalOptimiser(rows, mods, costs)
+    head, head_garbage = optimiser.optimisation(len(rows) >= GARBAGE_MIN_VALUES)
     plain = list(lines(head))
     if head_garbage is not None:
         with_garbage = list(lines(head_garbage))

@@ -216,11 +216,6 @@ def merge_pure_rows_py(rows: np.ndarray) -> np.ndarray:
     return np.asarray(ends, dtype=np.int64)
 
 
-def _blocks_to_rows(table_ends: np.ndarray, block_ends) -> np.ndarray:
-    """Map interval ends over blocks (rows of a coarser table) to ends over the source rows."""
-    return np.asarray([table_ends[e] for e in block_ends], dtype=np.int64)
-
-
 def discretize_table(
     rows: np.ndarray, attribute_cost: float, max_parts: int = 0
 ) -> tuple[np.ndarray, int, float]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pandas as pd
 
 from repro.report.reproduction import SPREAD_SUFFIXES
@@ -95,15 +94,6 @@ def comparison_points(
 
 def _key(row) -> tuple:
     return (row.method, row.dataset, row.metric)
-
-
-def prediction_interval(values, alpha: float = agreement.ALPHA) -> tuple[float, float]:
-    """The order-statistics prediction interval of :func:`repro.stats.agreement.one_split`:
-    [x_(k), x_(n+1−k)], k = max(1, ⌊α(n+1)/2⌋)."""
-    ours = np.sort(np.asarray(values, dtype=float))
-    n = ours.size
-    k = max(1, math.floor(alpha * (n + 1) / 2))
-    return float(ours[k - 1]), float(ours[n - k])
 
 
 def params_labels(records: pd.DataFrame) -> dict[tuple[str, str], str]:
