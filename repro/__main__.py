@@ -4,8 +4,7 @@
     python -m repro -m method=nb_gaussian,nb_ef dataset=iris,wine,pima
     python -m repro -m method=bma_nb method.gamma=0.5,1.0,1.5 dataset=iris
 
-Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown or not yet implemented methods,
-unknown data sets and unknown keys of the chosen method's or data set's configuration
+Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown methods, unknown data sets and unknown keys of the chosen method's or data set's configuration
 (``method.nosuch=1``) are reported with the list of valid names, before Hydra composes anything
 (exit code 2).
 
@@ -95,9 +94,9 @@ def _method_id(name: str) -> str:
     other case (``NB_Gaussian``) is the lower-case one's."""
     try:
         return resolve_method_id(name)
-    except (ValueError, NotImplementedError) as exc:
+    except ValueError as exc:
         if name.lower() != name:
-            with contextlib.suppress(ValueError, NotImplementedError):
+            with contextlib.suppress(ValueError):
                 return resolve_method_id(name.lower())
         raise CommandLineError(str(exc)) from exc
 
