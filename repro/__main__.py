@@ -4,9 +4,9 @@
     python -m repro -m method=nb_gaussian,nb_ef dataset=iris,wine,pima
     python -m repro -m method=bma_nb method.gamma=0.5,1.0,1.5 dataset=iris
 
-Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown methods, unknown data sets and unknown keys of the chosen method's or data set's configuration
-(``method.nosuch=1``) are reported with the list of valid names, before Hydra composes anything
-(exit code 2).
+Method aliases (``cma`` → ``snb_cma``) are resolved, and unknown methods, unknown data sets and
+unknown keys of the chosen method's or data set's configuration (``method.nosuch=1``) are
+reported with the list of valid names, before Hydra composes anything (exit code 2).
 
 A sweep (``-m``) reads its finished cells before the launch and launches only the others
 (:mod:`repro.finished_cells`); it runs every cell even when some fail (each failure is recorded
