@@ -36,6 +36,9 @@ from repro.evaluation.guarded import refuse_links
 from repro.evaluation.metrics import PROBA_FLOOR
 
 KEY_COLUMNS = ["experiment", "method", "dataset", "repetition", "fold", "split", "metric"]
+#: the columns of a record file (records and artefacts alike): a Parquet file with none of them
+#: in a results folder is someone else's, skipped with a warning by :func:`read_records`
+RECORD_COLUMNS = ("method", "dataset", "metric")
 
 
 def config_hash(payload: dict) -> str:
@@ -309,7 +312,7 @@ def read_records(path) -> pd.DataFrame:
     for file in files:
         try:
             with pq.ParquetFile(file) as parquet:  # a third of read_table's time per small file
-                tables.append(parquet.read(use_threads=False))
+                table = parquet.read(use_threads=False)
         except FileNotFoundError:
             continue
         except READ_ERRORS:
@@ -319,6 +322,16 @@ def read_records(path) -> pd.DataFrame:
                 CorruptFileWarning,
                 stacklevel=2,
             )
+            continue
+        if not set(RECORD_COLUMNS) & set(table.column_names):  # another program's file
+            warnings.warn(
+                f"skipped {file}: not a record file (none of the columns "
+                f"{', '.join(RECORD_COLUMNS)})",
+                CorruptFileWarning,
+                stacklevel=2,
+            )
+            continue
+        tables.append(table)
     if not tables:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
     return concat_tables_as_pandas(tables)

@@ -169,3 +169,17 @@ def test_an_unwritable_folder_is_one_line(capsys, monkeypatch):
 
     with pytest.raises(OSError):
         exit_code(other, ())
+
+
+def test_another_programs_parquet_file_is_skipped_with_a_warning(tmp_path):
+    from repro.evaluation.records import CorruptFileWarning
+
+    folder = tmp_path / "exp" / "iris"
+    folder.mkdir(parents=True)
+    pd.DataFrame({"method": ["nb"], "dataset": ["iris"], "metric": ["accuracy"], "value": [0.9]})\
+        .to_parquet(folder / "nb.parquet")  # fmt: skip
+    pd.DataFrame({"x": [1, 2]}).to_parquet(folder / "unrelated.parquet")
+    message = r"unrelated.parquet: not a record file \(none of the columns method, dataset"
+    with pytest.warns(CorruptFileWarning, match=message):
+        frame = read_records(tmp_path / "exp")
+    assert frame["value"].tolist() == [0.9] and "x" not in frame
