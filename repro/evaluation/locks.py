@@ -17,8 +17,9 @@ wants it renames it away (an atomic rename: one process wins) and takes it, when
   not hold it;
 - it is empty or unreadable (a disk that filled while it was written, a hand edit).
 
-A lock of another host cannot be checked that way; its waiter says which host and process hold
-it, and a lock left by a dead process of another host is removed by hand (``rm <cell>.lock``). A
+A lock naming pid 0 is stale too. A lock of another host cannot be checked that way; its waiter
+says which host and process hold it and the command that removes it, for a lock left by a dead
+process of another host (``rm <cell>.lock``). A
 lock that cannot be created at all (a read-only results folder, a full disk) is not taken: the
 work goes on unlocked, as before locks existed.
 """
@@ -110,6 +111,8 @@ def is_stale(lock: Path, content: str) -> bool:
     pid, host = int(fields[0]), fields[1]
     if host != _HOST:
         return False
+    if pid <= 0:  # no process holds a lock as pid 0 (os.kill(0, 0) would test the group)
+        return True
     if not pid_alive(pid):
         return True
     if pid == os.getpid():  # a lock of this pid that no thread here holds: left by another
@@ -220,7 +223,10 @@ def _holding(lock: Path, key: str, me: int, owner: str, start: float, timeout, w
         if not told:
             holder = content.split()
             who = f"process {holder[0]} on {holder[1]}" if len(holder) >= 2 else "another process"
-            print(f"waiting for {what}: {who} computes it", file=sys.stderr)
+            hint = ""
+            if len(holder) >= 2 and holder[1] != _HOST:  # cannot be checked from here
+                hint = f"; if that process no longer runs, `rm {lock}` frees the cell"
+            print(f"waiting for {what}: {who} computes it{hint}", file=sys.stderr)
             told = True
         if timeout is not None and time.monotonic() - start > timeout:
             raise TimeoutError(f"{lock} is held by {content.strip()!r} (waited {timeout} s)")

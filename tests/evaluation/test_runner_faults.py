@@ -176,6 +176,7 @@ def test_stale_locks_self_owned_reused_pid_and_torn(tmp_path):
     assert not is_stale(lock, f"{parent} {host} {_start_time(parent):.2f} cafe")  # its holder
     assert not is_stale(lock, f"{parent} {host}")  # an old lock of a live process
     assert not is_stale(lock, f"{parent} another-host 1.00 cafe")  # cannot be checked
+    assert is_stale(lock, f"0 {host} 1.00 cafe") and is_stale(lock, f"0 {host}")  # no pid 0
     for torn in ("", "12", f"{parent} {host} 1.00", "not a lock at all"):
         assert is_stale(lock, torn)  # empty or torn: stale at once
 
@@ -190,6 +191,16 @@ def test_a_run_takes_over_a_torn_or_self_named_lock_at_once(tmp_path, content, c
     runner.run_cell(cell, results_dir=tmp_path)
     assert time.monotonic() - start < 30 and not lock.exists()
     assert "removing the stale lock" in capsys.readouterr().err
+
+
+def test_a_lock_of_another_host_says_how_to_remove_it(tmp_path, capsys):
+    path = tmp_path / "x.parquet"
+    lock_path(path).write_text("4242 another-host 1.00 cafe\n")
+    with pytest.raises(TimeoutError), cell_lock(path, timeout=0.3, what="x"):
+        pass
+    err = capsys.readouterr().err
+    assert "waiting for x: process 4242 on another-host computes it; if that process no " in err
+    assert f"`rm {lock_path(path)}` frees the cell" in err
 
 
 def test_a_held_lock_names_its_process_and_is_never_empty(tmp_path):
