@@ -43,7 +43,6 @@ from repro.finished_cells import cell_from_config, failure_file, report_cell, us
 from repro.registry import method_params, resolve_method_id
 from repro.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 
-_CHOICE = re.compile(r"^(method|dataset)=([^()\[\]{}]+)$")
 #: ``method.KEY=...`` / ``dataset.KEY.sub=...``: an override of an existing key (no ``+``)
 _KEY = re.compile(r"^(method|dataset)\.([^.=]+)[.=]")
 
@@ -52,22 +51,68 @@ class CommandLineError(Exception):
     """A bad name on the command line (reported without a traceback, exit code 2)."""
 
 
+#: a name Hydra's override grammar takes unquoted
+_PLAIN = re.compile(r"^[A-Za-z0-9_.+\-]+$")
+
+
+def choice_names(arg: str):
+    """(group, names, sweep) of a ``method=`` / ``dataset=`` override, read by Hydra's own
+    override parser (quotes, ``a,b`` and ``choice(a,b)`` as Hydra reads them; names NFC
+    normalised); ``sweep``: "simple" (``a,b``), "choice" (``choice(a,b)``) or None. A value the
+    grammar refuses only because a name is not ASCII (``dataset=dé``) is split on commas.
+    None for any other argument."""
+    import unicodedata
+
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.core.override_parser.types import ChoiceSweep
+
+    match = re.match(r"^(method|dataset)=(.+)$", arg)
+    if not match:
+        return None
+    group, raw = match.groups()
+    try:
+        value = OverridesParser.create().parse_override(arg).value()
+    except Exception:  # Hydra's grammar: e.g. a non-ASCII name without quotes
+        if not re.fullmatch(r"[^()\[\]{}'\"=]+", raw):
+            return None
+        value = ChoiceSweep(list=raw.split(","), simple_form=True) if "," in raw else raw
+    if isinstance(value, ChoiceSweep):
+        names, sweep = (
+            [str(getattr(v, "text", v)) for v in value.list],
+            ("simple" if value.simple_form else "choice"),
+        )
+    elif isinstance(value, str):
+        names, sweep = [value], None
+    else:  # a range, an interval or a glob: left to Hydra
+        return None
+    return group, [unicodedata.normalize("NFC", n.strip()) for n in names], sweep
+
+
+def _override(group: str, names: list[str], sweep) -> str:
+    """The override of ``group`` choosing ``names`` (quoted where Hydra's grammar needs it)."""
+    quoted = [n if _PLAIN.match(n) else "'" + n.replace("'", "\\'") + "'" for n in names]
+    text = ",".join(quoted)
+    return f"{group}=choice({text})" if sweep == "choice" else f"{group}={text}"
+
+
 def resolve_overrides(args: list[str]) -> list[str]:
-    """Rewrite ``method=`` aliases to registry ids and check method and data set names."""
+    """Rewrite ``method=`` aliases to registry ids and check method and data set names (read
+    with Hydra's override grammar: :func:`choice_names`)."""
+    import unicodedata
+
     from repro.datasets import list_datasets
 
     out = []
     for arg in args:
-        match = _CHOICE.match(arg)
-        if not match:
+        parsed = choice_names(arg)
+        if parsed is None:
             out.append(arg)
             continue
-        group, values = match.groups()
-        names = [v.strip() for v in values.split(",")]
+        group, names, sweep = parsed
         if group == "method":
             names = [_method_id(n) for n in names]
         else:
-            valid = set(list_datasets()["name"])
+            valid = {unicodedata.normalize("NFC", str(v)): v for v in list_datasets()["name"]}
             by_lower = {}
             for v in valid:
                 by_lower.setdefault(v.lower(), []).append(v)
@@ -84,7 +129,8 @@ def resolve_overrides(args: list[str]) -> list[str]:
                     f"Unknown data set(s) {unknown}.{hint} Valid data sets: "
                     f"{', '.join(sorted(valid))} (python -m repro.datasets list)"
                 )
-        out.append(f"{group}={','.join(names)}")
+            names = [valid[n] for n in names]
+        out.append(_override(group, names, sweep))
     check_override_keys(out)
     return out
 
@@ -105,9 +151,9 @@ def _chosen(args: list[str], group: str) -> list[str] | None:
     """The options of ``group`` the command line selects (the config's default when it does
     not); None when an experiment may choose them."""
     for arg in args:
-        match = _CHOICE.match(arg)
-        if match and match.group(1) == group:
-            return [v.strip() for v in match.group(2).split(",")]
+        parsed = choice_names(arg)
+        if parsed and parsed[0] == group:
+            return parsed[1]
     if any(arg.startswith(("experiment=", "+experiment=")) for arg in args):
         return None
     from omegaconf import OmegaConf

@@ -183,3 +183,26 @@ def test_another_programs_parquet_file_is_skipped_with_a_warning(tmp_path):
     with pytest.warns(CorruptFileWarning, match=message):
         frame = read_records(tmp_path / "exp")
     assert frame["value"].tolist() == [0.9] and "x" not in frame
+
+
+def test_overrides_are_read_with_hydras_grammar(tmp_path, monkeypatch):
+    """Quoted names, choice(...) sweeps and non-ASCII names are checked as Hydra reads them."""
+    import unicodedata
+
+    from repro.__main__ import CommandLineError, choice_names, resolve_overrides
+
+    assert choice_names("method='nb_gaussian'") == ("method", ["nb_gaussian"], None)
+    assert choice_names("method=cma,nb") == ("method", ["cma", "nb"], "simple")
+    assert choice_names("method=choice(nb,cma)") == ("method", ["nb", "cma"], "choice")
+    assert choice_names("dataset=dé") == ("dataset", ["dé"], None)  # Hydra's lexer refuses it
+    assert choice_names("method.alpha=1") is None and choice_names("dataset=range(1,3)") is None
+    assert resolve_overrides(["method='cma'"]) == ["method=snb_cma"]
+    with pytest.raises(CommandLineError, match="Unknown method 'nb_gausian'. Did you mean"):
+        resolve_overrides(["method=choice(nb_gaussian,nb_gausian)"])
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "dé.csv").write_text("a,class\n1,x\n2,y\n")
+    monkeypatch.setenv("REPRO_DATA_PATH", str(own))
+    decomposed = unicodedata.normalize("NFD", "dé")  # typed with a combining accent
+    assert resolve_overrides([f"dataset={decomposed}"]) == ["dataset='dé'"]
+    assert resolve_overrides(["dataset=iris,'dé'"]) == ["dataset=iris,'dé'"]
