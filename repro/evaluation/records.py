@@ -331,10 +331,31 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
-        tables.append(table)
+        tables.append(_named_rows(table, file))
     if not tables:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
     return concat_tables_as_pandas(tables)
+
+
+def _named_rows(table: pa.Table, file) -> pa.Table:
+    """``table`` without the rows whose method or data set name is missing (a warning names
+    the file and the count): a record of nothing cannot be compared or labelled."""
+    import pyarrow.compute as pc
+
+    keep = None
+    for column in ("method", "dataset"):
+        if column in table.column_names and table.column(column).null_count:
+            valid = pc.is_valid(table.column(column))
+            keep = valid if keep is None else pc.and_(keep, valid)
+    if keep is None:
+        return table
+    dropped = len(table) - pc.sum(keep).as_py()
+    warnings.warn(
+        f"skipped {dropped} records of {file} without a method or data set name",
+        CorruptFileWarning,
+        stacklevel=3,
+    )
+    return table.filter(keep)
 
 
 def concat_tables_as_pandas(tables: list[pa.Table]) -> pd.DataFrame:

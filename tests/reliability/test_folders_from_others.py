@@ -206,3 +206,17 @@ def test_overrides_are_read_with_hydras_grammar(tmp_path, monkeypatch):
     decomposed = unicodedata.normalize("NFD", "dé")  # typed with a combining accent
     assert resolve_overrides([f"dataset={decomposed}"]) == ["dataset='dé'"]
     assert resolve_overrides(["dataset=iris,'dé'"]) == ["dataset=iris,'dé'"]
+
+
+def test_records_without_a_name_are_skipped_with_a_warning(tmp_path):
+    from repro.evaluation.records import CorruptFileWarning
+
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    pd.DataFrame(
+        {"method": ["nb", None, "snb"], "dataset": ["iris", "iris", None], "metric": ["a"] * 3,
+         "value": [0.9, 0.8, 0.7]}
+    ).to_parquet(folder / "r.parquet")  # fmt: skip
+    with pytest.warns(CorruptFileWarning, match=r"skipped 2 records of .*r.parquet without a "):
+        frame = read_records(folder)
+    assert frame["value"].tolist() == [0.9]
