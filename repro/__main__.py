@@ -100,7 +100,7 @@ def resolve_overrides(args: list[str]) -> list[str]:
     with Hydra's override grammar: :func:`choice_names`)."""
     import unicodedata
 
-    from repro.datasets import list_datasets
+    from repro.datasets import catalog
 
     out = []
     for arg in args:
@@ -112,7 +112,9 @@ def resolve_overrides(args: list[str]) -> list[str]:
         if group == "method":
             names = [_method_id(n) for n in names]
         else:
-            valid = {unicodedata.normalize("NFC", str(v)): v for v in list_datasets()["name"]}
+            # names only: the catalog from file names, no data file read (list_datasets would
+            # read every file of REPRO_DATA_PATH without a manifest row to count its rows)
+            valid = {unicodedata.normalize("NFC", str(v)): v for v in catalog()}
             by_lower = {}
             for v in valid:
                 by_lower.setdefault(v.lower(), []).append(v)
