@@ -25,8 +25,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pickle
 import sys
 import tempfile
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -102,7 +104,44 @@ def use_user_cache() -> bool:
 
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
     impl._locator_classes.insert(0, _locator_class())
+    _recover_damaged_entries(caching.IndexDataCacheFile)
     return True
+
+
+#: what a damaged (truncated, half-written) cache file raises when numba unpickles it
+DAMAGE = (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, ImportError)
+
+
+def _recover_damaged_entries(cache_file_class) -> None:
+    """Make numba treat a damaged cache entry as missing: the entry's index and data files are
+    set aside (renamed ``*.damaged``) with one warning, and the kernel compiled afresh, instead of
+    every run failing with "pickle data was truncated" (a disk that filled, a kill while numba
+    wrote). Wraps ``IndexDataCacheFile.load`` (numba's private API; a test checks it is there)."""
+    load = cache_file_class.load
+    if getattr(load, "_repro_recovers", False):
+        return
+
+    def recovering_load(self, key):
+        try:
+            return load(self, key)
+        except DAMAGE as exc:
+            set_aside = []
+            base = self._index_name.removesuffix(".nbi")  # <base>.nbi and <base>.<n>.nbc
+            for path in Path(self._cache_path).glob(f"{base}.*"):
+                if path.suffix in (".nbi", ".nbc"):
+                    path.replace(path.with_name(path.name + ".damaged"))
+                    set_aside.append(path.name)
+            warnings.warn(
+                f"numba's cache of a kernel was damaged ({type(exc).__name__}: {exc}); set aside "
+                f"{', '.join(sorted(set(set_aside))) or 'nothing'} in {self._cache_path}: it is "
+                "compiled again",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+
+    recovering_load._repro_recovers = True
+    cache_file_class.load = recovering_load
 
 
 @contextlib.contextmanager
