@@ -39,6 +39,14 @@ def read_reported(path) -> pd.DataFrame:
     return reported
 
 
+def wl_reference(group: pd.DataFrame) -> str | None:
+    """The reference method of a table's published rows: the one method without ``wins`` rows
+    (the others' W/L are against it); None when there is not exactly one."""
+    with_wins = set(group.loc[group["dataset"] == "wins", "method"])
+    candidates = [m for m in dict.fromkeys(group["method"]) if m not in with_wins]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def _aggregates(group: pd.DataFrame, records: pd.DataFrame) -> tuple[dict, dict]:
     """(method, statistic, metric) -> reproduced value for a table's aggregate rows, and metric
     -> the note of its aggregates (the data sets they are over). Each metric's aggregates are
@@ -49,9 +57,8 @@ def _aggregates(group: pd.DataFrame, records: pd.DataFrame) -> tuple[dict, dict]
     rows = group[group["dataset"].isin(AGGREGATES)]
     if rows.empty or not methods:
         return {}, {}
-    with_wins = set(group.loc[group["dataset"] == "wins", "method"])
-    candidates = [m for m in dict.fromkeys(group["method"]) if m not in with_wins]
-    reference = candidates[0] if len(candidates) == 1 and candidates[0] in methods else None
+    reference = wl_reference(group)
+    reference = reference if reference in methods else None
     known = set(records["metric"])
     metrics = [m for m in dict.fromkeys(rows["metric"]) if m in known]
     n_methods = len(dict.fromkeys(group["method"]))
@@ -254,11 +261,7 @@ class _Context:
         """The table's reference method: the one without W/L rows, else its first method."""
         group = self.reported[self.reported["table"] == table]
         methods = list(dict.fromkeys(group["method"]))
-        with_wins = set(group.loc[group["dataset"] == "wins", "method"])
-        candidates = [m for m in methods if m not in with_wins]
-        if len(candidates) == 1:
-            return candidates[0]
-        return methods[0] if methods else None
+        return wl_reference(group) or (methods[0] if methods else None)
 
     def published_mean(self, table: str, method: str, metric: str) -> float | None:
         rows = self.comparison[
