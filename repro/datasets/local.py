@@ -281,20 +281,12 @@ def _header(path: Path, name: str, sep: str | None) -> tuple[list[str], str]:
             f"data set {name!r}: {path} names column(s) {duplicates} more than once; give each "
             "column its own name (a second target column would otherwise become a feature)"
         )
-    if all(_is_number(f) for f in fields):
+    if pd.to_numeric(pd.Series(fields), errors="coerce").notna().all():
         raise ValueError(
             f"data set {name!r}: the first line of {path} is numbers ({first.strip()[:60]!r}), "
             "not column names: add a header line"
         )
     return fields, sep
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 #: a number written with a decimal comma ("3,5", "-0,25")

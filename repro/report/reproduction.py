@@ -476,9 +476,9 @@ def _summary_lines(comparison: pd.DataFrame) -> list[str]:
             text += f"; **{row.agree} of {row.testable} agree** ({row.rules})"
         if row.kind == "per-data-set values" and row.testable:
             text += _by_metric(comparison)
-        if getattr(row, "calibrated", 0):
+        if row.calibrated:
             text += f"; {row.calibrated} calibrated on (the reconstruction's targets), not counted"
-        if getattr(row, "composition_checked", 0):
+        if row.composition_checked:
             text += (
                 f"; data-set composition check (absolute means, not counted): "
                 f"{row.composition_inside} of {row.composition_checked} inside our CI"

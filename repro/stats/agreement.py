@@ -21,7 +21,7 @@ report prints next to the verdict. Nothing here reads records or files.
   counted as agreement: the offset of another set of data sets is not what the interval samples.
 - :func:`rank_with_se` — one method's average rank over N data sets in two experiments: the
   two-sample z-test of the two average ranks on their standard errors (our per-data-set ranks'
-  SD over √N on each side). The Nemenyi critical difference (:func:`average_rank`) bounds two
+  SD over √N on each side). The Nemenyi critical difference (``repro.stats.posthoc``) bounds two
   methods within one experiment, not one method across two, and is kept for that use only.
 - :func:`win_count` — a count of significant wins (or losses) over the paper's N data sets
   against ours over ours: Fisher's exact test of the two proportions, with the range of our
@@ -39,8 +39,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
-
-from repro.stats.posthoc import nemenyi_critical_difference
 
 ALPHA = 0.05
 
@@ -236,19 +234,6 @@ _DATASETS_RULE = (
 )
 
 
-def average_rank(
-    published: float, ours: float, n_methods: int, n_datasets: int, alpha: float = ALPHA
-) -> Agreement:
-    """Agrees when |ours − published| < the Nemenyi critical difference for k methods, N sets
-    (:func:`repro.stats.posthoc.nemenyi_critical_difference`)."""
-    cd = nemenyi_critical_difference(n_methods, n_datasets, _check_alpha(alpha))
-    diff = float(ours - published)
-    return Agreement(bool(abs(diff) < cd), diff, _RANK_RULE, f"difference {diff:+.2f}, CD {cd:.2f}")
-
-
-_RANK_RULE = "|rank difference| under the Nemenyi critical difference, α = 0.05"
-
-
 def rank_with_se(
     published: float, ours_ranks, n_published: int | None = None, alpha: float = ALPHA
 ) -> Agreement:
@@ -383,7 +368,6 @@ RULES = {
     "one_split": _SPLIT_RULE,
     "paired_difference": _PAIRED_RULE,
     "mean_over_datasets": _DATASETS_RULE,
-    "average_rank": _RANK_RULE,
     "rank_with_se": _RANK_SE_RULE,
     "win_count": _COUNT_RULE,
     "one_split_aggregate": _AGGREGATE_RULE,

@@ -113,22 +113,24 @@ def test_claims_come_from_the_claims_file_verbatim_with_rule_verdicts():
     assert "**not testable**" in no_rule
 
 
+def _variant_folder(tmp_path, variant):
+    """The paths of a report whose results folder holds ``variant`` as experiment "other"."""
+    from types import SimpleNamespace
+
+    from repro.config import paths
+
+    folder = tmp_path / "res" / "other"
+    folder.mkdir(parents=True)
+    variant.to_parquet(folder / "x.parquet")
+    return SimpleNamespace(results=tmp_path / "res", published=paths().published)
+
+
 def test_variant_columns_beside_the_default(tmp_path):
     rec = _records()
     variant = rec[rec["method"].isin(["nb_mdlh", "nb_mdlg"])].copy()
     variant["value"] -= 0.5
-    folder = tmp_path / "res" / "other"
-    folder.mkdir(parents=True)
-    variant.to_parquet(folder / "x.parquet")
-
-    class Where:
-        results = tmp_path / "res"
-        published = None
-
-    from repro.config import paths
-
-    Where.published = paths().published
-    cfg = {"title": "t", "methods": METHODS, "variants": {"old": "other"}, "paths": Where}
+    where = _variant_folder(tmp_path, variant)
+    cfg = {"title": "t", "methods": METHODS, "variants": {"old": "other"}, "paths": where}
     e.fig1(rec, tmp_path, cfg)
     csv = pd.read_csv(tmp_path / "fig1.csv").set_index("dataset")
     assert csv.at["a", "nb_mdlg (old)"] == pytest.approx(0.585 - 0.5)
@@ -145,24 +147,14 @@ def test_a_prefix_of_the_repetitions_is_named_and_readings_compare_the_same_runs
     variant = _records()
     variant = variant[variant["method"] == "nb_mdlh"].copy()
     variant["value"] -= np.where(variant["repetition"] == 0, 0.2, 0.6)
-    folder = tmp_path / "res" / "other"
-    folder.mkdir(parents=True)
-    variant.to_parquet(folder / "x.parquet")
-
-    class Where:
-        results = tmp_path / "res"
-        published = None
-
-    from repro.config import paths
-
-    Where.published = paths().published
+    where = _variant_folder(tmp_path, variant)
     assert e.prefix_note(rec, ["a", "b", "c"], METHODS) == (
         "MDLh: 1 runs (repetitions 0–0) on 3 sets"
     )
     assert e.method_runs(rec, "accuracy").loc["a"].to_dict() == {
         "nb_mdlh": 1, "nb_mdlg": 2, "nb_shimazaki": 2, "nb_ewb10": 2, "nb_gaussian": 2
     }  # fmt: skip
-    cfg = {"title": "t", "methods": METHODS, "variants": {"old": "other"}, "paths": Where}
+    cfg = {"title": "t", "methods": METHODS, "variants": {"old": "other"}, "paths": where}
     e.fig1(rec, tmp_path, cfg)
     csv = pd.read_csv(tmp_path / "fig1.csv").set_index("dataset")
     assert csv.at["a", "runs"] == 2 and csv.at["a", "runs_nb_mdlh"] == 1

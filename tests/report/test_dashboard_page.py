@@ -233,7 +233,7 @@ def test_comparison_points_carry_the_interval_of_each_rule():
     )
     values = reported[~reported["metric"].str.endswith(("_sd", "_ci95"))]
     judged = judge(compare_reported(values, records), reported, records, published_runs={"T3": 5})
-    points = comparison_points(judged, reported, records, published_runs={"T3": 5})
+    points = comparison_points(judged, reported, published_runs={"T3": 5})
     by = {(p["method"], p["dataset"], p["metric"]): p for p in points}
     assert len(points) == 6
     per_a = [np.mean(runs[("a", d, "accuracy")]) for d in ("d1", "d2", "d3", "d4", "d5")]

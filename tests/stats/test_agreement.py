@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from repro.stats import agreement as ag
+from repro.stats.posthoc import nemenyi_critical_difference
 
 
 def runs(mean: float, sd: float, n: int = 100) -> np.ndarray:
@@ -74,13 +75,7 @@ def test_mean_over_datasets_bootstrap_interval():
     ],
 )
 def test_nemenyi_critical_difference_matches_demsar(k, n, cd):
-    assert ag.nemenyi_critical_difference(k, n) == pytest.approx(cd, abs=2e-3)
-
-
-def test_average_rank_against_the_critical_difference():
-    cd = ag.nemenyi_critical_difference(7, 25)  # 1.80
-    assert ag.average_rank(3.0, 3.0 + cd - 0.01, 7, 25).agrees
-    assert ag.average_rank(3.0, 3.0 + cd + 0.01, 7, 25).agrees is False
+    assert nemenyi_critical_difference(k, n) == pytest.approx(cd, abs=2e-3)
 
 
 def test_win_count_fisher_exact():
@@ -121,7 +116,7 @@ def test_alpha_must_lie_strictly_between_zero_and_one():
         with pytest.raises(ValueError, match="alpha must lie in"):
             ag.mean_over_datasets(0.5, [0.4, 0.6], alpha=alpha)
         with pytest.raises(ValueError, match="alpha must lie in"):
-            ag.nemenyi_critical_difference(3, 10, alpha=alpha)
+            nemenyi_critical_difference(3, 10, alpha=alpha)
         with pytest.raises(ValueError, match="alpha must lie in"):
             ag.win_count(1, 10, 1, 10, alpha=alpha)
         with pytest.raises(ValueError, match="alpha must lie in"):
@@ -246,25 +241,13 @@ def test_nemenyi_needs_two_methods_and_one_data_set():
         with pytest.raises(
             ValueError, match=rf"need k >= 2 methods and n >= 1 data sets, got k={k}, n={n}"
         ):
-            ag.nemenyi_critical_difference(k, n)
+            nemenyi_critical_difference(k, n)
     # k = 2: q_0.05 = 1.960 (Demšar Table 5(a)), N = 1: CD = 1.960·√(2·3/6) = 1.960
-    assert ag.nemenyi_critical_difference(2, 1) == pytest.approx(1.95996, abs=1e-4)
+    assert nemenyi_critical_difference(2, 1) == pytest.approx(1.95996, abs=1e-4)
     # α = 0.10, k = 4: q_0.10 = 2.291
-    assert ag.nemenyi_critical_difference(4, 14, alpha=0.10) == pytest.approx(
+    assert nemenyi_critical_difference(4, 14, alpha=0.10) == pytest.approx(
         2.291 * math.sqrt(4 * 5 / 84), abs=2e-3
     )
-
-
-def test_average_rank_statistic_text_and_strict_bound():
-    cd = ag.nemenyi_critical_difference(7, 25)
-    res = ag.average_rank(3.0, 2.5, 7, 25)
-    assert (res.statistic, res.rule) == (-0.5, ag.RULES["average_rank"])
-    assert res.detail == f"difference -0.50, CD {cd:.2f}" and res.agrees
-    assert ag.average_rank(3.0, 3.0 - cd - 0.01, 7, 25).agrees is False
-    assert ag.average_rank(0.0, cd, 7, 25).agrees is False  # |difference| = CD: not under it
-    # α reaches the critical difference: 1.80 at α = 0.05, 1.14 at α = 0.5
-    assert ag.average_rank(3.0, 4.2, 7, 25).agrees
-    assert ag.average_rank(3.0, 4.2, 7, 25, alpha=0.5).agrees is False
 
 
 def test_win_count_statistic_text_bounds():
@@ -285,8 +268,8 @@ def test_win_count_statistic_text_bounds():
 
 def test_rules_name_each_test():
     assert set(ag.RULES) == {
-        "mean_with_sd", "one_split", "paired_difference", "mean_over_datasets", "average_rank",
-        "rank_with_se", "win_count", "one_split_aggregate",
+        "mean_with_sd", "one_split", "paired_difference", "mean_over_datasets", "rank_with_se",
+        "win_count", "one_split_aggregate",
     }  # fmt: skip
     assert ag.RULES["mean_with_sd"] == (
         "Welch t-test of the two means (standard errors, not SDs), two-sided, α = 0.05"

@@ -57,9 +57,8 @@ def split_values(ev: Evidence, experiment: str) -> pd.DataFrame:
     return table.assign(n_test=test.groupby("method")["n_test"].first())
 
 
-def split_se(ev: Evidence, a: str, b: str, metric: str, n_test: float) -> tuple[float, float]:
-    """(SE of the difference a − b on a split of ``n_test``, critical t) from the folds of
-    :data:`NOISE` (module docstring)."""
+def noise_differences(ev: Evidence, a: str, b: str, metric: str):
+    """(per-fold differences a − b of ``metric``, the folds' test records) on :data:`NOISE`."""
     experiment, dataset = NOISE
     records = ev.records(experiment)
     sub = records[
@@ -67,7 +66,13 @@ def split_se(ev: Evidence, a: str, b: str, metric: str, n_test: float) -> tuple[
         & (records["dataset"] == dataset) & records["method"].isin([a, b])
     ]  # fmt: skip
     wide = sub.pivot_table(index=["repetition", "fold"], columns="method", values="value")
-    diff = (wide[a] - wide[b]).dropna()
+    return (wide[a] - wide[b]).dropna(), sub
+
+
+def split_se(ev: Evidence, a: str, b: str, metric: str, n_test: float) -> tuple[float, float]:
+    """(SE of the difference a − b on a split of ``n_test``, critical t) from the folds of
+    :data:`NOISE` (module docstring)."""
+    diff, sub = noise_differences(ev, a, b, metric)
     m = float(sub["n_test"].mean())
     crit = float(stats.t.ppf(1 - evidence.ALPHA / 2, diff.size - 1))
     return float(diff.std(ddof=1)) * math.sqrt(m / n_test), crit
@@ -119,14 +124,7 @@ def split_compare(ev: Evidence, experiment: str, parts, margins=None) -> Verdict
 
 def split_folds(ev: Evidence, a: str, b: str, metric: str) -> int:
     """The number of folds of :data:`NOISE` behind :func:`split_se`."""
-    experiment, dataset = NOISE
-    records = ev.records(experiment)
-    sub = records[
-        (records["split"] == "test") & (records["metric"] == metric)
-        & (records["dataset"] == dataset) & records["method"].isin([a, b])
-    ]  # fmt: skip
-    wide = sub.pivot_table(index=["repetition", "fold"], columns="method", values="value")
-    return int((wide[a] - wide[b]).dropna().size)
+    return int(noise_differences(ev, a, b, metric)[0].size)
 
 
 def split_best_verdict(ev: Evidence, table, a: str, others, metric: str) -> tuple[str, str]:

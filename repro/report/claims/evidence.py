@@ -87,17 +87,8 @@ def compare(
     datasets=None,
 ) -> Comparison:
     """:class:`Comparison` of ``a`` and ``b`` on the data sets where both ran (or ``datasets``)."""
-    sub = records[
-        records["method"].isin([a, b])
-        & (records["split"] == "test")
-        & (records["metric"] == metric)
-    ]
-    if datasets is not None:
-        sub = sub[sub["dataset"].isin(list(datasets))]
-    for m in (a, b):
-        if not (sub["method"] == m).any():
-            raise ValueError(f"no test records of {m!r} for {metric!r}")
-    table = metric_table(sub, metric)[[a, b]].dropna()
+    sub = pair_test_records(records, a, b, metric, datasets)
+    table = metric_table(sub, metric).reindex(columns=[a, b]).dropna()
     if table.empty:
         raise ValueError(f"{a!r} and {b!r} share no data set")
     sub = sub[sub["dataset"].isin(table.index)]
@@ -238,8 +229,9 @@ def equivalence_ci(
     return verdict, text
 
 
-def paired_means(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
-    """Data sets × (a, b) of the per-data-set test means of ``metric`` where both ran."""
+def pair_test_records(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
+    """The test records of ``metric`` of methods ``a`` and ``b`` (on ``datasets`` when given);
+    a ValueError when either has none."""
     sub = records[
         records["method"].isin([a, b])
         & (records["split"] == "test")
@@ -250,6 +242,12 @@ def paired_means(records: pd.DataFrame, a: str, b: str, metric: str, datasets=No
     for m in (a, b):
         if not (sub["method"] == m).any():
             raise ValueError(f"no test records of {m!r} for {metric!r}")
+    return sub
+
+
+def paired_means(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
+    """Data sets × (a, b) of the per-data-set test means of ``metric`` where both ran."""
+    sub = pair_test_records(records, a, b, metric, datasets)
     return metric_table(sub, metric).reindex(columns=[a, b]).dropna()
 
 

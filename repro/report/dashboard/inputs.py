@@ -239,7 +239,6 @@ def published_comparison(cfg: dict, name: str, records: pd.DataFrame | None) -> 
         "points": comparison_points(
             comparison,
             reported,
-            records,
             published_runs=report.get("published_runs"),
             substitutes=report.get("substitutes") or (),
         ),

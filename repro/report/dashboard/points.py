@@ -40,16 +40,16 @@ def _number(value) -> float | None:
 def comparison_points(
     judged: pd.DataFrame,
     reported: pd.DataFrame,
-    records: pd.DataFrame,
     *,
     published_runs: dict | None = None,
     substitutes=(),
 ) -> list[dict]:
     """One record per published number of ``judged`` (:func:`~repro.report.reproduction.judge`
-    on ``reported`` and ``records``): table, kind, method, data set, metric, published,
-    reproduced, agrees (True, False, None: not decided), rule, the interval of ours
-    (``low``, ``high``) and of the published value (``published_low``, ``published_high``) that
-    the rule uses (None where it uses none), ``on_standins``, ``substitute``."""
+    on ``reported``): table, kind, method, data set, metric, published, reproduced, agrees
+    (True, False, None: not decided), rule, the published values that would agree (``low``,
+    ``high``; for a mean ± SD, our mean's interval) and the published value's interval
+    (``published_low``, ``published_high``, a mean ± SD only; None where the rule has none),
+    ``on_standins``, ``substitute``."""
     published_runs = published_runs or {}
     spread = {
         (r.table, r.method, r.dataset, r.metric[: -len(suffix)]): (suffix, float(r.value))
