@@ -34,11 +34,44 @@ import pyarrow.parquet as pq
 from repro.config import jsonable
 from repro.evaluation.guarded import refuse_links
 from repro.evaluation.metrics import PROBA_FLOOR
+from repro.evaluation.packs import PARTS_SUFFIX, PackError, loose_files, pack_of, packed_entries
 
-KEY_COLUMNS = ["experiment", "method", "dataset", "repetition", "fold", "split", "metric"]
+#: the record schema, declared once: a record's key (one value per key), its value, and the
+#: context every record carries (types as stored), checked on write by :func:`check_records`;
+#: besides them a record has its ``p_<param>`` columns and a study's own context columns
+KEY_COLUMNS = ("experiment", "method", "dataset", "repetition", "fold", "split", "metric")
+VALUE_COLUMN = "value"
+COLUMN_KINDS = {
+    "experiment": "text", "method": "text", "dataset": "text", "repetition": "integer",
+    "fold": "integer", "split": "text", "metric": "text", "value": "number",
+    "n_train": "integer", "n_test": "integer", "params": "text", "seed": "integer",
+    "protocol": "text", "config_hash": "text", "version": "text", "git_revision": "text",
+    "proba_floor": "number", "dataset_key": "text", "n_features": "integer",
+    "n_classes": "integer", "timestamp": "text",
+}  # fmt: skip
 #: the columns of a record file (records and artefacts alike): a Parquet file with none of them
 #: in a results folder is someone else's, skipped with a warning by :func:`read_records`
 RECORD_COLUMNS = ("method", "dataset", "metric")
+
+
+def check_records(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` when it is a frame of records (:data:`COLUMN_KINDS`: every column present and
+    of its kind); else a ValueError naming the column, what it should be and what it is."""
+    checks = {
+        "text": pd.api.types.is_string_dtype,
+        "integer": pd.api.types.is_integer_dtype,
+        "number": pd.api.types.is_float_dtype,
+    }
+    missing = [c for c in COLUMN_KINDS if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"records without the column(s) {missing} (a record has {list(COLUMN_KINDS)})"
+        )
+    for column, kind in COLUMN_KINDS.items():
+        dtype = frame[column].dtype
+        if len(frame) and not checks[kind](dtype):
+            raise ValueError(f"record column {column!r} must hold {kind} values, not {dtype}")
+    return frame
 
 
 def config_hash(payload: dict) -> str:
@@ -242,7 +275,8 @@ def read_checked(path, *, quarantine: bool = False, require=()) -> pd.DataFrame 
         if missing:
             raise KeyError(f"not a record file: no column {missing}")
     except FileNotFoundError:
-        return None
+        packed = _packed_table(path)
+        return None if packed is None else packed.to_pandas()
     except READ_ERRORS as exc:
         if quarantine:
             quarantine_file(path, f"{type(exc).__name__}: {exc}")
@@ -255,7 +289,8 @@ def is_current(path, chash: str) -> bool:
     ``chash``."""
     path = Path(path)
     if not path.exists():
-        return False
+        found = _pack_of(path)
+        return found is not None and found[0].config_hashes(found[1]) == {chash}
     try:
         stored = pd.read_parquet(path, columns=["config_hash"])["config_hash"]
     except FileNotFoundError:
@@ -263,6 +298,27 @@ def is_current(path, chash: str) -> bool:
     except READ_ERRORS:
         return False
     return bool(len(stored)) and stored.iloc[0] == chash
+
+
+def stored_exists(path) -> bool:
+    """True when the record file ``path`` exists, loose or packed (:mod:`.packs`)."""
+    path = Path(path)
+    return path.exists() or _pack_of(path) is not None
+
+
+def _pack_of(path: Path):
+    """:func:`~repro.evaluation.packs.pack_of`, with a damaged pack warned about and taken
+    for none (its cells are recomputed, written loose)."""
+    try:
+        return pack_of(path)
+    except PackError as exc:
+        warnings.warn(f"{exc}; its records are not read", CorruptFileWarning, stacklevel=3)
+        return None
+
+
+def _packed_table(path: Path) -> pa.Table | None:
+    found = _pack_of(path)
+    return None if found is None else found[0].table(found[1])
 
 
 def write_atomic(frame: pd.DataFrame, path: Path) -> None:
@@ -279,10 +335,6 @@ def write_atomic(frame: pd.DataFrame, path: Path) -> None:
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
-
-
-#: suffix of the folder of a running cell's checkpoints (``<stem>.parts/``)
-PARTS_SUFFIX = ".parts"
 
 
 def is_checkpoint(path) -> bool:
@@ -304,17 +356,32 @@ def read_records(path) -> pd.DataFrame:
             return pd.read_parquet(path)
         except READ_ERRORS as exc:
             raise ValueError(f"{path} is not a readable result file: {exc}") from exc
+    if not path.exists() and (packed := _packed_table(path)) is not None:
+        return packed.to_pandas()
     # regular files only: a FIFO or device named like a record would block or stream for ever
-    files = sorted(p for p in path.rglob("*.parquet") if not is_checkpoint(p) and p.is_file())
+    loose = loose_files(path)
+    try:
+        packed = packed_entries(path)
+    except PackError as exc:
+        warnings.warn(f"{exc}; its records are not read", CorruptFileWarning, stacklevel=2)
+        packed = {}
+    files = sorted(set(loose) | set(packed))  # a loose file wins over its packed entry
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
+    loose = set(loose)
     tables = []
     for file in files:
         try:
-            with pq.ParquetFile(file) as parquet:  # a third of read_table's time per small file
-                table = parquet.read(use_threads=False)
-        except FileNotFoundError:
-            continue
+            if file in loose:
+                with pq.ParquetFile(file) as parquet:  # a third of read_table's time per file
+                    table = parquet.read(use_threads=False)
+            else:
+                pack, name = packed[file]
+                table = pack.table(name)
+        except FileNotFoundError:  # packed meanwhile: its new pack holds it
+            table = _packed_table(file)
+            if table is None:
+                continue
         except READ_ERRORS:
             warnings.warn(
                 f"skipped {file}: not a readable Parquet file (a damaged result file; running "

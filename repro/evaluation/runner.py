@@ -46,7 +46,7 @@ from sklearn.base import BaseEstimator, clone
 from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
-from repro.evaluation.cells import Cell, part_path
+from repro.evaluation.cells import Cell
 from repro.evaluation.extras import require_cluster
 from repro.evaluation.fold_budget import check_timeout, did_not_finish_rows, run_with_budget
 from repro.evaluation.locks import cell_lock
@@ -54,15 +54,15 @@ from repro.evaluation.metrics import predictive_metrics
 from repro.evaluation.processes import Terminated, end_with_parent, terminate_as_interrupt
 from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
 from repro.evaluation.records import (
-    IncompleteCellWarning,
     artefact_frame,
     is_current,
     jsonable,
-    quarantine_file,
     read_checked,
     record_frame,
+    stored_exists,
     write_atomic,
 )
+from repro.evaluation.store import as_store
 from repro.evaluation.warm_up import warm_up, warmed
 
 #: joblib backends for the folds of a cell: processes, threads, a Dask cluster
@@ -194,104 +194,6 @@ def _artefact_fold_frame(artefacts: dict, cell: Cell, split: Split) -> pd.DataFr
     return pd.concat(parts, ignore_index=True)
 
 
-def _stored(cell: Cell, results_dir, force: bool, locked=False):
-    """The cell's stored records when complete (records, and artefacts if the cell has a hook).
-
-    An unreadable or empty cell file gives None (to recompute), moved aside first when
-    ``locked`` (the caller holds the cell's lock and rewrites it); so does a file that lacks some
-    of the cell's folds (a merge or an edit gone wrong), whose folds then become the checkpoints
-    the computation resumes from (:func:`_resume_from`)."""
-    path = cell.path(results_dir)
-    if force or not path.exists():
-        return None
-    records = read_checked(path, quarantine=locked, require=("config_hash",))
-    if records is None:
-        return None
-    if not len(records):  # written by hand or by a tool gone wrong: nothing to read
-        if locked:
-            quarantine_file(path, "it holds no records: an empty cell file")
-        return None
-    stored = set(records["config_hash"])
-    if stored != {cell.hash} and cell.data_changed(records):
-        return None  # the user's data file changed since: computed afresh, the file replaced
-    if stored != {cell.hash}:
-        raise ValueError(
-            f"{path} holds results of another configuration (config hash {sorted(stored)} "
-            f"≠ {cell.hash}: a different protocol, seed, parameters or data set parameters?); "
-            "use force=true to recompute it or another experiment_name/results_dir"
-        )
-    missing, extra = fold_coverage(cell, records)
-    if missing or extra:
-        if locked:
-            _resume_from(cell, results_dir, records, missing, extra)
-        return None
-    if cell.artefacts and not cell.artefact_path(results_dir).exists():
-        return None  # artefacts lost: recompute both
-    return records
-
-
-def fold_coverage(cell: Cell, records: pd.DataFrame) -> tuple[list, list]:
-    """(the folds of the cell's protocol that ``records`` lack, the (repetition, fold) keys in
-    ``records`` that are not folds of the cell or are there twice): both empty for the records
-    of a finished cell."""
-    expected = cell.fold_keys()
-    if not {"repetition", "fold", "split", "metric"} <= set(records.columns):
-        return expected, []
-    keys = records[["repetition", "fold"]].drop_duplicates()
-    present = set(zip(keys["repetition"].astype(int), keys["fold"].astype(int), strict=True))
-    missing = [k for k in expected if k not in present]
-    extra = sorted(present - set(expected))
-    twice = records.duplicated(["repetition", "fold", "split", "metric"])
-    if twice.any():
-        dup = records.loc[twice, ["repetition", "fold"]].drop_duplicates()
-        extra += [(int(r), int(f)) for r, f in zip(dup["repetition"], dup["fold"], strict=True)]
-    return missing, extra
-
-
-def _fold_label(keys) -> str:
-    text = ", ".join(f"repetition {r} fold {f}" for r, f in keys[:5])
-    return text + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
-
-
-def _resume_from(cell: Cell, results_dir, records: pd.DataFrame, missing, extra) -> None:
-    """A cell file that lacks folds is a checkpoint, not a result: its folds (each once) become
-    the cell's ``.parts`` checkpoints (with their artefacts when the artefact file has them),
-    the file is removed, and the cell resumes from them, with an
-    :class:`~repro.evaluation.records.IncompleteCellWarning`."""
-    path, parts = cell.path(results_dir), cell.parts_path(results_dir)
-    expected = set(cell.fold_keys())
-    records = records.drop_duplicates(["repetition", "fold", "split", "metric"])
-    arts = None
-    if cell.artefacts:
-        arts = read_checked(cell.artefact_path(results_dir))
-        if arts is not None and not {"repetition", "fold"} <= set(arts.columns):
-            arts = None
-    kept = 0
-    for (rep, fold), frame in records.groupby(["repetition", "fold"], sort=True):
-        if (int(rep), int(fold)) not in expected:
-            continue
-        split = Split(int(rep), int(fold), np.empty(0, int), np.empty(0, int))
-        if cell.artefacts:
-            if arts is None:
-                continue
-            art = arts[(arts["repetition"] == rep) & (arts["fold"] == fold)]
-            write_atomic(art.reset_index(drop=True), part_path(parts, split, artefacts=True))
-        write_atomic(frame.reset_index(drop=True), part_path(parts, split))
-        kept += 1
-    what = f"lacks {len(missing)} of its {len(expected)} folds ({_fold_label(missing)})"
-    if extra:
-        what = (f"{what}, and " if missing else "") + (
-            f"holds folds that are not the cell's or are there twice ({_fold_label(extra)})"
-        )
-    warnings.warn(
-        f"{path} {what}: it is not a finished cell (a merge or an edit gone wrong?); its "
-        f"{kept} folds are kept as checkpoints and the cell is resumed from them",
-        IncompleteCellWarning,
-        stacklevel=3,
-    )
-    path.unlink(missing_ok=True)
-
-
 def check_backend(backend) -> str:
     """The joblib backend of a cell's folds, one of :data:`BACKENDS` (else a ValueError naming
     ``backend`` and the valid choices; ``dask`` without the cluster extra: an ImportError naming
@@ -383,13 +285,14 @@ def cell_records(
         raise ValueError(f"timeout (a budget per fold) needs backend=loky, got backend={backend}")
     if results_dir is None:
         return _compute(cell, None, n_jobs, progress, backend, timeout), True
-    path, parts = cell.path(results_dir), cell.parts_path(results_dir)  # names checked here
+    store = as_store(results_dir)
+    path, parts = store.cell_file(cell), store.checkpoints(cell)  # names checked here
     if not force:  # the common case of a finished cell: read without the lock
-        records = finished_records(cell, results_dir)
+        records = store.finished(cell)
         if records is not None:
             return records, False
     with cell_lock(path, what=f"cell {path}"):
-        records = _stored(cell, results_dir, force, locked=True)
+        records = store.stored(cell, force, locked=True)
         if records is not None:  # finished meanwhile, or checkpoints left after the cell file
             if parts.exists():
                 shutil.rmtree(parts, ignore_errors=True)
@@ -397,42 +300,21 @@ def cell_records(
         if force and parts.exists():
             shutil.rmtree(parts)
         with terminate_as_interrupt():  # SIGTERM: the lock released, the folds kept
-            return _compute(cell, results_dir, n_jobs, progress, backend, timeout), True
+            return _compute(cell, store, n_jobs, progress, backend, timeout), True
 
 
 def finished_records(cell: Cell, results_dir) -> pd.DataFrame | None:
-    """The records of a finished cell, read without its lock (None: no complete file of the cell,
-    or checkpoints beside it; a file of another configuration: :func:`_stored`'s ValueError)."""
-    return None if cell.parts_path(results_dir).exists() else _stored(cell, results_dir, False)
+    """The records of a finished cell, read without its lock
+    (:meth:`~repro.evaluation.store.ResultsStore.finished`)."""
+    return as_store(results_dir).finished(cell)
 
 
-def _checkpoints(cell: Cell, parts: Path, splits) -> tuple[dict, dict]:
-    """The finished folds of an interrupted run (frames and artefact frames by (rep, fold));
-    an unreadable checkpoint is moved aside and its fold recomputed."""
-    frames, art_frames = {}, {}
-    for split in splits:
-        part, art_part = part_path(parts, split), part_path(parts, split, artefacts=True)
-        if not part.exists() or (cell.artefacts and not art_part.exists()):
-            continue
-        frame = read_checked(part, quarantine=True, require=("config_hash",))
-        if frame is None or not len(frame) or frame["config_hash"].iloc[0] != cell.hash:
-            continue
-        if cell.artefacts:
-            art = read_checked(art_part, quarantine=True)
-            if art is None:
-                continue
-            art_frames[(split.repetition, split.fold)] = art
-        frames[(split.repetition, split.fold)] = frame
-    return frames, art_frames
-
-
-def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend="loky", timeout=None):
+def _compute(cell: Cell, store, n_jobs: int, progress: bool, backend="loky", timeout=None):
     """Compute the folds a cell lacks (resuming from its checkpoints) and store the cell (with a
-    ``results_dir``)."""
+    ``store``, a :class:`~repro.evaluation.store.ResultsStore`)."""
     ds = cell.dataset
     splits = cell.fold_splits()
-    parts = cell.parts_path(results_dir) if results_dir is not None else None
-    frames, art_frames = _checkpoints(cell, parts, splits) if parts is not None else ({}, {})
+    frames, art_frames = store.saved_folds(cell, splits) if store is not None else ({}, {})
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
     desc = f"{cell.method_key} on {ds.name}"
     bar = tqdm(
@@ -469,19 +351,13 @@ def _compute(cell: Cell, results_dir, n_jobs: int, progress: bool, backend="loky
             frames[key] = _fold_frame(result.rows, cell, split)
             if cell.artefacts:
                 art_frames[key] = _artefact_fold_frame(result.artefacts, cell, split)
-            if parts is not None:
-                if cell.artefacts:  # the artefacts first: a fold part implies its artefacts
-                    write_atomic(art_frames[key], part_path(parts, split, artefacts=True))
-                write_atomic(frames[key], part_path(parts, split))
+            if store is not None:
+                store.save_fold(cell, split, frames[key], art_frames.get(key))
             bar.update(1)
     records = pd.concat([frames[k] for k in sorted(frames)], ignore_index=True)
-    if results_dir is not None:
-        if cell.artefacts:
-            art_records = pd.concat([art_frames[k] for k in sorted(art_frames)])
-            write_atomic(art_records, cell.artefact_path(results_dir))
-        write_atomic(records, cell.path(results_dir))
-        if parts.exists():
-            shutil.rmtree(parts)
+    if store is not None:
+        arts = pd.concat([art_frames[k] for k in sorted(art_frames)]) if cell.artefacts else None
+        store.save_cell(cell, records, arts)
     return records
 
 
@@ -518,7 +394,7 @@ def run_unit(path, chash: str, compute: Callable[[], pd.DataFrame], *, force: bo
         if stored is not None:
             return stored, False
     with cell_lock(path, what=f"unit {path}"):
-        if not force and path.exists():  # computed meanwhile by another process, or unreadable
+        if not force and stored_exists(path):  # computed meanwhile elsewhere, or unreadable
             stored = read_checked(path, quarantine=True, require=("config_hash",))
             if stored is not None and len(stored) and stored["config_hash"].iloc[0] == chash:
                 return stored, False
@@ -688,7 +564,6 @@ __all__ = [
     "check_fold_jobs",
     "check_seed",
     "end_with_parent",
-    "fold_coverage",
     "evaluate",
     "finished_records",
     "make_cell",

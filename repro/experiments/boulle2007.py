@@ -29,7 +29,6 @@ import re
 import time
 
 import numpy as np
-import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
@@ -49,6 +48,7 @@ from repro.evaluation.runner import (
     run_cell,
     run_unit,
 )
+from repro.evaluation.store import ResultsStore
 from repro.experiments.common import log, results_root, run_options, section
 from repro.methods.boulle2007.threshold import BERThreshold, balanced_error_rate
 from repro.registry import make_method
@@ -265,13 +265,14 @@ def waveform_study(cfg) -> dict:
         if (
             not options["force"]
             and is_current(path, cell.hash)
-            and cell.artefact_path(results_dir).exists()
+            and ResultsStore(results_dir).exists(cell.artefact_path(results_dir))
         ):
             log(f"[{done}/{len(methods)}] {method}: already computed ({path})")
             continue
         rec = run_cell(cell, results_dir, force=options["force"], progress=options["progress"])
         value = rec[rec["split"].isin(["test", "model"])].set_index("metric")["value"]
-        weights = pd.read_parquet(cell.artefact_path(results_dir)).query("artefact == 'weights'")
+        arts = ResultsStore(results_dir).read(cell.artefact_path(results_dir))
+        weights = arts.query("artefact == 'weights'")
         main = weights[(weights["search"] == hook.keywords["search"]) & (weights["value"] > 0)]
         log(
             f"[{done}/{len(methods)}] {method}: fit {value['fit_time']:.1f}s, ACC "

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from omegaconf import OmegaConf
 
+from repro.evaluation.store import ResultsStore
+
 
 def section(cfg, key: str) -> dict:
     """The plain ``dict`` of a configuration section (``{}`` when absent)."""
@@ -17,7 +19,7 @@ def section(cfg, key: str) -> dict:
 
 def results_root(cfg) -> Path:
     """``<results_dir>/<experiment_name>``: where a task writes its records."""
-    return Path(str(cfg.results_dir)) / str(cfg.experiment_name)
+    return ResultsStore(str(cfg.results_dir)).folder(str(cfg.experiment_name))
 
 
 def run_options(cfg) -> dict:

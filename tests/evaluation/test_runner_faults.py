@@ -21,7 +21,7 @@ import pytest
 
 from repro.command_line import UsageError, check_top_level
 from repro.datasets.dataset import Dataset
-from repro.evaluation import runner
+from repro.evaluation import runner, store
 from repro.evaluation.locks import cell_lock, is_stale, lock_path
 from repro.evaluation.records import CorruptFileWarning, IncompleteCellWarning
 
@@ -224,7 +224,7 @@ def test_a_full_disk_leaves_no_lock_and_no_cell_file(tmp_path, monkeypatch):
         assert held is False  # not taken: the work goes on unlocked
     assert not lock_path(cell.path(tmp_path)).exists()
     monkeypatch.undo()
-    monkeypatch.setattr(runner, "write_atomic", full)  # the record writer
+    monkeypatch.setattr(store, "write_atomic", full)  # the record writer of the results store
     with pytest.raises(OSError, match="No space left"):
         runner.run_cell(cell, results_dir=tmp_path)
     folder = cell.path(tmp_path).parent
