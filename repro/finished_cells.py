@@ -30,7 +30,8 @@ from repro.sweep_status import report_read_cell
 #: the keys of a job's configuration that building and reading its cell looks at
 READ_KEYS = (
     "method", "dataset", "protocol", "seed", "experiment_name", "results_dir", "artefacts",
-    "report_keys", "task", "force", "verbose", "backend", "n_jobs", "timeout",
+    "report_keys", "task", "force", "verbose", "backend", "n_jobs", "timeout", "store",
+    "large_protocol",
 )  # fmt: skip
 
 #: the keys of how a cell runs (cores, time budget, console, backend), which its records do not
@@ -41,11 +42,34 @@ RUN_KEYS = ("n_jobs", "timeout", "progress", "verbose", "backend", "force")
 PLUGIN_ROOT = Path(__file__).resolve().parent / "plugins"
 
 
+def store_name(cfg: DictConfig) -> str:
+    """The experiment folder of a configuration's cells: ``store`` when it names one (the cells
+    several experiments share), else ``experiment_name``."""
+    return str(cfg.get("store") or cfg.experiment_name)
+
+
+def sized_protocol(protocol: dict, rule, n_instances: int) -> dict:
+    """``protocol`` with the fields of ``rule`` (``large_protocol``: ``{above: N, FIELD: VALUE,
+    ...}``) on a data set of more than ``above`` instances; as it is else, or without a rule."""
+    if not rule:
+        return protocol
+    fields = dict(rule)
+    above = fields.pop("above", None)
+    if isinstance(above, bool) or not isinstance(above, int) or above < 0 or not fields:
+        raise ValueError(
+            "large_protocol must be {above: N, FIELD: VALUE, ...} (N an integer ≥ 0), e.g. "
+            f"{{above: 100000, name: cv5, n_splits: 5}}; got {rule!r}"
+        )
+    return {**protocol, **fields} if n_instances > above else protocol
+
+
 def cell_from_config(cfg: DictConfig, method: str, experiment: str | None, known=None):
     """The :class:`~repro.evaluation.cells.Cell` of a composed configuration; ``method`` and
     ``experiment``: Hydra's choices of those groups. ``known``: a dict where the cells of one
     sweep keep what they share (the method's resolved configuration, the data set loaded and its
-    key, the experiment's protocol), found once."""
+    key, the experiment's protocol), found once. The cell is stored in :func:`store_name`'s
+    folder; ``large_protocol`` changes the protocol of the large data sets (:func:`sized_protocol`:
+    the experiment's declared protocol too, so that such a cell's file name has no protocol)."""
     from hydra.utils import get_method
 
     from repro.evaluation.protocols import get_protocol
@@ -56,22 +80,31 @@ def cell_from_config(cfg: DictConfig, method: str, experiment: str | None, known
     dataset = OmegaConf.to_container(cfg.dataset, resolve=True)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     hook = cfg.get("artefacts")  # an experiment's artefact hook, "module.function"
+    rule = cfg.get("large_protocol")
+    rule = OmegaConf.to_container(rule, resolve=True) if isinstance(rule, DictConfig) else rule
     fields = {}
+    sampled = get_protocol(protocol).kind == "synthetic"  # sampled afresh from its generator
     if known is None:
         fields["default_protocol"] = declared_protocol(experiment)
+        if rule and not sampled:  # the rule needs the data set's size
+            dataset, fields["dataset_key"] = _load(dataset)
     else:
         key = json.dumps([method, overrides], sort_keys=True, default=str)
         method = _once(known, ("method", key), lambda _: method_spec(method, **overrides))
         fields["default_protocol"] = _once(known, ("experiment", experiment), declared_protocol)
-        if get_protocol(protocol).kind != "synthetic":  # else sampled afresh from its generator
+        if not sampled:
             key = ("dataset", json.dumps(dataset, sort_keys=True, default=str))
             dataset, fields["dataset_key"] = _once(known, key, lambda _: _load(dataset))
+    if rule and not sampled:
+        size = dataset.y.size
+        protocol = sized_protocol(protocol, rule, size)
+        fields["default_protocol"] = sized_protocol(fields["default_protocol"], rule, size)
     return make_cell(
         (method, overrides) if isinstance(method, str) else method,
         dataset,
         protocol,
         seed=cfg.seed,  # checked by make_cell (an integer ≥ 0, the message names it)
-        experiment=str(cfg.experiment_name),
+        experiment=store_name(cfg),
         report_keys=tuple(cfg.get("report_keys") or ()),
         artefacts=get_method(hook) if hook else None,
         **fields,
@@ -113,7 +146,7 @@ def failure_file(
     key = dataset_key or catalog_key(OmegaConf.to_container(cfg.dataset, resolve=True))
     named = [o for o in overrides if o.partition("=")[0].lstrip("+~") not in RUN_KEYS]
     name = f"{method}.{config_hash({'overrides': sorted(named)})}"
-    return failure_path(cfg.results_dir, str(cfg.experiment_name), key, name)
+    return failure_path(cfg.results_dir, store_name(cfg), key, name)
 
 
 def pending_jobs(
@@ -170,7 +203,7 @@ def _may_hold_records(compose, jobs) -> bool:
     them); the jobs then go to the launcher without a composition of their own here."""
     try:
         cfg = compose(list(jobs[0]))
-        folder = Path(str(cfg.results_dir)) / str(cfg.experiment_name)
+        folder = Path(str(cfg.results_dir)) / store_name(cfg)
         keys = {o.partition("=")[0].lstrip("+~") for job in jobs for o in job}
         if (cfg.get("task") and "task" not in keys) or (cfg.force and "force" not in keys):
             return False
@@ -261,5 +294,7 @@ __all__ = [
     "failure_file",
     "pending_jobs",
     "report_cell",
+    "sized_protocol",
+    "store_name",
     "use_sweeper",
 ]

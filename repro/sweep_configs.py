@@ -12,16 +12,20 @@ is composed.
 For 7 methods × 25 data sets that is 32 compositions instead of 175; what Hydra would
 compose for each job is what :func:`job_configs` returns (the ``hydra`` node aside: a job's
 ``choices`` and ``overrides`` are given beside its configuration).
+
+The runs of a sweep (``hydra.sweeper.runs``, :func:`with_runs`) give each job of the grid once
+per method configuration, methods with parameters of their own: jobs of several key lists, each
+list one grid.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf
 
 #: the parts of a composed configuration that stand for its config group choices
 _CHOICE = "hydra.runtime.choices."
@@ -63,17 +67,25 @@ def job_configs(
     jobs: Sequence[Sequence[str]],
     keys: Sequence[str] | None = None,
 ) -> list[JobConfig | None]:
-    """The configuration of each job of a grid (each a list of overrides, the same keys in the
-    same order); ``compose(overrides)``: Hydra's composition of one job. None for a job whose
+    """The configuration of each job of a sweep (each a list of overrides; the jobs that give
+    the same keys in the same order are one grid, composed by parts: the runs of a sweep make
+    several); ``compose(overrides)``: Hydra's composition of one job. None for a job whose
     configuration could not be composed (Hydra reports the error when it launches it).
     ``keys``: the top-level keys the caller reads (default: all); the others are left out,
     unless an interpolation may refer to them."""
     jobs = [list(job) for job in jobs]
     if not jobs:
         return []
+    shapes = [tuple(o.partition("=")[0] for o in job) for job in jobs]
+    if len(set(shapes)) > 1:  # the runs of a sweep (hydra.sweeper.runs): one grid per key list
+        out: list[JobConfig | None] = [None] * len(jobs)
+        for shape in dict.fromkeys(shapes):
+            places = [i for i, s in enumerate(shapes) if s == shape]
+            grid = job_configs(compose, [jobs[i] for i in places], keys)
+            for i, config in zip(places, grid, strict=True):
+                out[i] = config
+        return out
     width = len(jobs[0])
-    if any(len(job) != width for job in jobs):
-        raise ValueError("the jobs of a sweep must give the same keys in the same order")
     composed: dict[tuple, dict | None] = {}
 
     def parts_of(job) -> dict | None:
@@ -178,4 +190,113 @@ def _groups(dims, base, jobs, parts_of) -> dict[tuple, set]:
     return changed
 
 
-__all__ = ["JobConfig", "job_configs"]
+#: a string an override gives unquoted (and Hydra reads back as that string)
+_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+#: bare words Hydra reads as another type
+_WORDS = {"true", "false", "null", "inf", "nan"}
+#: an example of ``hydra.sweeper.runs``, for the messages
+_RUNS_EXAMPLE = (
+    "[{method: snb_cma}, {method: wnb_opt, params: {p: 0.95}, sweep: {lambda_: [0.25, 1.0]}}]"
+)
+
+
+def override_value(value) -> str:
+    """``value`` as Hydra override text that reads back as ``value`` (``0.25``, ``sg_cf``,
+    ``true``, ``null``, ``[1,2]``, ``{a:1}``; a string Hydra would read otherwise is quoted)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(float(value))
+    if isinstance(value, str):
+        if _BARE.fullmatch(value) and value.lower() not in _WORDS:
+            return value
+        # Hydra's quoted strings: a quote escaped, and the backslashes before it or the end
+        text = re.sub(r"(\\*)('|$)", lambda m: m[1] * 2 + ("\\'" if m[2] else ""), value)
+        return f"'{text}'"
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{k}:{override_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Sequence):
+        return "[" + ",".join(override_value(v) for v in value) + "]"
+    raise ValueError(f"{value!r} cannot be written as a Hydra override value")
+
+
+def run_overrides(method: str, params: Mapping) -> list[str]:
+    """The overrides of a method with parameters: ``method=M method.K=V ...`` (each ``K`` a key
+    of the method's configuration, ``conf/method/M.yaml``, as on the command line)."""
+    return [f"method={method}", *(f"method.{k}={override_value(v)}" for k, v in params.items())]
+
+
+def expand_runs(runs) -> list[tuple[str, dict]]:
+    """``[(method, params)]`` of a sweep's runs (``hydra.sweeper.runs``): each run ``{method,
+    params, sweep}`` gives one (method, params) per point of the cartesian product of its
+    ``sweep`` lists, in order; one with the overrides of an earlier one is dropped. Values are
+    kept as written (``lambda_: 1`` is an integer, as ``method.lambda_=1`` of a multirun).
+    A malformed run is a ValueError with an example."""
+    if isinstance(runs, DictConfig | ListConfig):
+        runs = OmegaConf.to_container(runs, resolve=True)
+    if not isinstance(runs, Sequence) or isinstance(runs, str):
+        raise ValueError(f"hydra.sweeper.runs must be a list of runs, e.g. {_RUNS_EXAMPLE}")
+    out, seen = [], set()
+    for run in runs:
+        params, sweep = _run_parts(run)
+        keys = list(sweep)
+        for values in itertools.product(*(sweep[k] for k in keys)):
+            item = (str(run["method"]), {**params, **dict(zip(keys, values, strict=True))})
+            text = tuple(run_overrides(*item))
+            if text not in seen:
+                seen.add(text)
+                out.append(item)
+    return out
+
+
+def _run_parts(run) -> tuple[dict, dict]:
+    """(params, sweep) of one run, checked."""
+    fine = isinstance(run, Mapping) and isinstance(run.get("method"), str)
+    fine = fine and set(run) <= {"method", "params", "sweep"}
+    params, sweep = (run.get(k) or {} for k in ("params", "sweep")) if fine else ({}, {})
+    fine = fine and isinstance(params, Mapping) and isinstance(sweep, Mapping)
+    if not fine or not all(
+        isinstance(v, Sequence) and not isinstance(v, str) for v in sweep.values()
+    ):
+        raise ValueError(
+            "each run of hydra.sweeper.runs is {method: NAME, params: {KEY: VALUE}, sweep: "
+            f"{{KEY: [VALUES]}}}} (params and sweep optional), e.g. {_RUNS_EXAMPLE}; got {run!r}"
+        )
+    return dict(params), {k: list(v) for k, v in sweep.items()}
+
+
+def with_runs(jobs: Sequence[Sequence[str]], runs) -> list[list[str]]:
+    """The jobs of a sweep with runs (:func:`expand_runs`): each job once per (method, params),
+    its overrides followed by the run's (:func:`run_overrides`), all runs of a job before the
+    next job's. A job that chooses ``method=NAME`` keeps the runs of that method. No runs: the
+    jobs as they are."""
+    expanded = expand_runs(runs or [])
+    if not expanded:
+        return [list(job) for job in jobs]
+    out = []
+    for job in jobs:
+        chosen = [o.partition("=")[2] for o in job if o.partition("=")[0] == "method"]
+        rest = [o for o in job if o.partition("=")[0] != "method"]
+        picked = [(m, p) for m, p in expanded if not chosen or m == chosen[-1]]
+        if not picked:
+            names = ", ".join(dict.fromkeys(m for m, _ in expanded))
+            raise ValueError(
+                f"method={chosen[-1]}: no run of hydra.sweeper.runs has this method (its runs' "
+                f"methods: {names})"
+            )
+        out += [[*rest, *run_overrides(m, p)] for m, p in picked]
+    return out
+
+
+__all__ = [
+    "JobConfig",
+    "expand_runs",
+    "job_configs",
+    "override_value",
+    "run_overrides",
+    "with_runs",
+]

@@ -253,5 +253,14 @@ def test_job_configs_of_a_job_that_does_not_compose_is_none():
     jobs = [["method=nb_ef", "dataset=iris"], ["method=nb_ef", "dataset=nosuch"]]
     configs = job_configs(lambda job: compose(job, return_hydra_config=True), jobs)
     assert configs[0] is not None and configs[1] is None
-    with pytest.raises(ValueError, match="same keys"):
-        job_configs(compose, [["seed=1"], ["seed=1", "n_jobs=2"]])
+
+
+def test_job_configs_of_jobs_of_other_keys_are_composed_apart():
+    """Jobs of several key lists (a sweep's runs) are one grid per list, in the jobs' order."""
+    jobs = [["seed=1"], ["seed=1", "n_jobs=2"], ["seed=2"]]
+    configs = job_configs(lambda job: compose(job, return_hydra_config=True), jobs, ["seed"])
+    assert [(c.config.seed, c.overrides) for c in configs] == [
+        (1, jobs[0]),
+        (1, jobs[1]),
+        (2, jobs[2]),
+    ]

@@ -4,6 +4,10 @@
 - no private name (leading underscore) is imported from another module;
 - ``repro/methods/core`` imports no sibling folder, and a paper family imports only ``core``,
   ``plain`` and the families it builds on (:data:`FAMILY_IMPORTS`);
+- ``repro/report/papers/<paper>/`` holds one paper's report code (figures, tables, claim rules):
+  a paper folder imports no other paper's folder, and the generic report modules (everything
+  else of ``repro/report``: the claims engine, ``figure_common``, the dashboard, ...) import no
+  paper folder (the configs name a paper's functions by string);
 - no file is over 700 lines, except the numba kernel modules (:data:`KERNEL_MODULES`).
 """
 
@@ -142,6 +146,39 @@ def test_a_family_imports_only_core_plain_and_what_it_builds_on(path):
         other = family(module)
         if other is not None and other != me:
             assert other in FAMILY_IMPORTS[me], f"{module_name(path)} imports {module}"
+
+
+REPORT_PAPERS = PACKAGE / "report" / "papers"
+
+
+def report_paper(module: str) -> str | None:
+    """The paper folder of ``repro.report.papers.<paper>...`` (None for any other module)."""
+    parts = module.split(".")
+    return parts[3] if len(parts) > 3 and parts[:3] == ["repro", "report", "papers"] else None
+
+
+def test_report_papers_folders_are_packages_with_no_loose_module():
+    folders = [p for p in REPORT_PAPERS.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    assert folders
+    assert all((p / "__init__.py").exists() for p in folders), folders
+    loose = [p.name for p in REPORT_PAPERS.glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"every paper's report module belongs to its folder: {loose}"
+
+
+REPORT_SOURCES = sorted((PACKAGE / "report").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", REPORT_SOURCES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_a_report_paper_imports_no_other_paper_and_generic_report_code_no_paper(path):
+    me = report_paper(module_name(path))
+    for module, _ in imports(path):
+        other = report_paper(module)
+        if me is None:
+            assert other is None and module != "repro.report.papers", (
+                f"{module_name(path)} (generic report code) imports {module}"
+            )
+        elif other is not None:
+            assert other == me, f"{module_name(path)} imports another paper's {module}"
 
 
 def test_files_are_small():

@@ -270,7 +270,7 @@ def _write_pack(tables: dict[str, pa.Table], path: Path) -> None:
     union = union.replace_schema_metadata({META_KEY: json.dumps(info)})
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
     try:
-        pq.write_table(union, tmp, compression="zstd", row_group_size=1 << 20)
+        pq.write_table(union, tmp, compression="brotli", row_group_size=1 << 20)
         with open(tmp, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, path)

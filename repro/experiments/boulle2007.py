@@ -421,7 +421,7 @@ def _ber_pair(model: BERThreshold, X, y) -> tuple[float, float]:
 
 
 def _guess_fold(estimator, X, y, train, test):
-    model = BERThreshold(estimator).fit(X.iloc[train], y[train])
+    model = BERThreshold(estimator=estimator).fit(X.iloc[train], y[train])
     return _ber_pair(model, X.iloc[test], y[test])
 
 
@@ -495,7 +495,7 @@ def challenge_cell(
     ytr, yte = y[split.train], y[split.test]
     estimator = make_method(method, **params)
     t0 = time.perf_counter()
-    model = BERThreshold(estimator).fit(Xtr, ytr)
+    model = BERThreshold(estimator=estimator).fit(Xtr, ytr)
     fit_time = time.perf_counter() - t0
     pred, pred_thr = _predictions(model, Xte)
     ber, ber_thr = balanced_error_rate(yte, pred), balanced_error_rate(yte, pred_thr)

@@ -10,7 +10,8 @@ weights and the test probabilities. The oracle tests
 (``tests/methods/test_khiops_oracle.py``) assert on these comparisons; :func:`agreement_study`
 (``python
 -m repro experiment=khiops_agreement``) writes one record unit per data set, from which ``python
--m repro.report experiment=khiops_agreement`` writes the table (:mod:`repro.report.figures.khiops`).
+-m repro.report experiment=khiops_agreement`` writes the table
+(:mod:`repro.report.papers.khiops_agreement.figures`).
 
 Khiops prints the SNB weights with 10 significant digits in its model dictionary and predicts with
 those printed weights, so differences up to ~1e-10 are print precision, not algorithm.

@@ -22,8 +22,8 @@ configuration hash covers the study's options, skipped when current unless ``for
 are not (split, metric) values — the fsNB trace, the population surfaces, the α state of Fig. 5 —
 are artefact rows (``split = "artefact"``). ``python -m repro.report experiment=vidaurre2012_figN``
 draws the figure and writes REPRODUCTION.md from these records alone
-(:mod:`repro.report.figures.vidaurre2012_noise` for Figs 1–2, ``…_grid`` for 3–4, ``…_fsnb`` for
-5–6).
+(:mod:`repro.report.papers.vidaurre2012.figures_noise` for Figs 1–2, ``…_grid`` for 3–4,
+``…_fsnb`` for 5–6).
 
 The model. "NB" below is naive Bayes over the interpolated per-variable models of eq. (13)
 (:class:`FixedAlphaNaiveBayes`, α_i = 1 for all i: the class-conditional tables with pseudo-count
@@ -90,9 +90,14 @@ class FixedAlphaNaiveBayes(InterpolatedNaiveBayes):
     """
 
     def __init__(
-        self, alphas=None, alpha=1.0, ddof=0, var_smoothing=1e-9, categorical_features="auto"
+        self, *, alphas=None, alpha=1.0, ddof=0, var_smoothing=1e-9, categorical_features="auto"
     ):
-        super().__init__(alpha, ddof, var_smoothing, categorical_features)
+        super().__init__(
+            alpha=alpha,
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            categorical_features=categorical_features,
+        )
         self.alphas = alphas
 
     def _fit_alphas(self, columns, candidates, y):

@@ -3,9 +3,9 @@
 Statistical comparison of the methods found in any set of stored records: the data
 sets × methods table of a metric (test split, mean over repetitions × folds), average ranks,
 Friedman χ²_F and Iman–Davenport F_F, and the all-pairs z-test on ranks adjusted by the chosen
-correction (nemenyi | holm | shaffer | bergmann). Prints them and writes into ``out`` (default:
-``compare/<results folder name>`` in the working directory, so that an ad-hoc comparison never
-lands beside committed results)::
+correction (bonferroni | nemenyi | holm | shaffer | bergmann). Prints them and writes into
+``out`` (default: ``compare/<results folder name>`` in the working directory, so that an ad-hoc
+comparison never lands beside committed results)::
 
     compare_<metric>_<correction>.md         ranks, Friedman line, adjusted p matrix, pair table
     compare_<metric>_<correction>.csv        adjusted p-value matrix (methods × methods)

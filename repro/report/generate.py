@@ -12,7 +12,7 @@ its config ``conf/experiment/NAME.yaml``::
           reference: snb_cma            # W/L by paired t-test over folds
           caption: "..."
       figures:                          # functions (records, out_dir, report_cfg) -> [paths]
-        - repro.report.figures.boulle2007:fig9
+        - repro.report.papers.boulle2007.figures:fig9
       stats:                            # Friedman + post-hoc + CD diagram per entry
         - {metric: auc, correction: bergmann}
       substitutions: {madelon: madelon_like (generated stand-in)}
@@ -50,7 +50,8 @@ from pathlib import Path
 import pandas as pd
 
 from repro.config import experiment_config, paths
-from repro.evaluation.records import read_records
+from repro.evaluation.guarded import write_text
+from repro.evaluation.store import ResultsStore
 from repro.report.reproduction import (
     compare_reported,
     judge,
@@ -103,13 +104,14 @@ def generate_report(
     where = paths(cfg)
     report = cfg.get("report") or DEFAULT_REPORT
     name = cfg.get("experiment_name", experiment)
-    source = Path(results_dir if results_dir is not None else where.results) / name
+    store = ResultsStore(results_dir if results_dir is not None else where.results)
+    source = store.folder(name)
     out = Path(out_dir) if out_dir is not None else source
     sources = report.get("sources")  # a report over other experiments' stored records
     if sources:
-        records = pd.concat([read_records(source.parent / s) for s in sources], ignore_index=True)
+        records = pd.concat([store.records(s) for s in sources], ignore_index=True)
     else:
-        records = read_records(source)
+        records = store.records(name)
     methods = (
         cfg["sweep"].get("method") or report.get("methods") or sorted(records["method"].unique())
     )
@@ -133,12 +135,15 @@ def generate_report(
         )
         if table.attrs["incomplete"]:
             note += f"Left out (not every method ran): {', '.join(table.attrs['incomplete'])}.\n"
+        for metric, cells in table.attrs["holes"].items():
+            named = ", ".join(f"{d} ({m})" for d, m in cells)
+            note += f"Left out of {metric} (a method without a value there): {named}.\n"
         if missing:
             note += f"Missing here: {', '.join(missing)}.\n"
         md = out / f"{spec['name']}.md"
-        md.write_text(f"# {caption}\n\n{to_markdown(table)}{note}")
+        write_text(md, f"# {caption}\n\n{to_markdown(table)}{note}")
         tex = out / f"{spec['name']}.tex"
-        tex.write_text(to_latex(table, caption=caption, label=f"tab:{name}:{spec['name']}"))
+        write_text(tex, to_latex(table, caption=caption, label=f"tab:{name}:{spec['name']}"))
         written += [md, tex]
     for spec in report.get("figures", []):
         written += list(
@@ -176,7 +181,13 @@ def generate_report(
         if report.get("variants"):
             variant_records = {report.get("variant_label", name): records}
             for label, other in report["variants"].items():
-                recs = read_records(source.parent / other)  # the results folder given
+                try:
+                    recs = store.records(other)  # the results folder given
+                except FileNotFoundError:  # not run here: the report goes on without it
+                    warnings.warn(
+                        f"no records of the variant {other} in {store.root}", stacklevel=2
+                    )
+                    continue
                 variant_records[label] = recs[recs["method"].isin(methods)]
         written.append(
             write_reproduction(

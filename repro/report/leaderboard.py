@@ -1,7 +1,8 @@
 """Leaderboards of many methods over many data sets, from stored records (never refits).
 
 The numbers of the head-to-head benchmark (``experiment=nb_benchmark``; its report:
-:mod:`repro.report.figures.nb_benchmark`), computed here without drawing or writing anything:
+:mod:`repro.report.papers.nb_benchmark.figures`), computed here without drawing or writing
+anything:
 
 - :func:`score_table`: data sets × methods, the mean of a metric over a cell's folds
   (:data:`METRICS`: the predictive metrics of the test split; ``fit_time`` and ``n_selected``,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
 import pandas as pd
 
 from repro.report.escape import latex_text, markdown_cell
@@ -52,7 +53,9 @@ def comparison_table(
     """Methods × (metric, statistic) table: Mean, W/L of ``reference`` and average Rank.
 
     Only data sets on which every method has records are compared (the others are listed in the
-    ``attrs["incomplete"]`` of the result), so that means and ranks are over the same data sets.
+    ``attrs["incomplete"]`` of the result), so that means and ranks are over the same data sets;
+    a data set where a method has no finite value of a metric (a cell without it) is left out
+    of that metric's columns only, its (data set, method) cells in ``attrs["holes"][metric]``.
     """
     test = records[records["split"] == "test"]
     methods = methods or list(dict.fromkeys(test["method"]))
@@ -60,13 +63,21 @@ def comparison_table(
     complete = sorted(d for d, ms in present.items() if set(methods) <= ms)
     incomplete = sorted(set(present.index) - set(complete))
     subset = records[records["dataset"].isin(complete) & records["method"].isin(methods)]
-    columns = {}
+    columns, holes = {}, {}
     for metric in metrics:
         higher = metric not in LOWER_IS_BETTER
-        table = metric_table(subset, metric)[methods]
+        table = metric_table(subset, metric).reindex(columns=methods)
+        empty = ~np.isfinite(table.to_numpy(dtype=float))
+        if empty.any():  # a cell without a value: its data set is left out of this metric
+            rows, cols = np.nonzero(empty)
+            holes[metric] = [(table.index[r], table.columns[c]) for r, c in zip(rows, cols)]
+            table = table[~empty.any(axis=1)]
+        if table.empty:
+            continue
+        kept = subset[subset["dataset"].isin(table.index)]
         columns[(metric, "Mean")] = table.mean(axis=0)
         if reference is not None and len(methods) > 1:
-            wl = paired_t_wins_losses(subset, reference, metric, alpha, higher).summary["W/L"]
+            wl = paired_t_wins_losses(kept, reference, metric, alpha, higher).summary["W/L"]
             columns[(metric, "W/L")] = wl.reindex(methods)
         columns[(metric, "Rank")] = average_ranks(table, higher)
     out = pd.DataFrame(columns).reindex(methods)
@@ -74,7 +85,7 @@ def comparison_table(
     from repro.registry import display_name  # the writers below need no registry
 
     out.index = [display_name(m) for m in methods]
-    out.attrs.update(datasets=complete, incomplete=incomplete, reference=reference)
+    out.attrs.update(datasets=complete, incomplete=incomplete, reference=reference, holes=holes)
     return out
 
 

@@ -32,6 +32,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from repro.stats.tests import empty_cells
+
 __all__ = [
     "HIERARCHICAL_OPTIONS",
     "BayesianComparison",
@@ -274,11 +276,7 @@ def compare_to_reference(
     values = table.apply(pd.to_numeric, errors="coerce")
     missing = values.isna()
     if missing.to_numpy().any():
-        rows = [str(i) for i in values.index[missing.any(axis=1)]]
-        cols = [str(c) for c in values.columns[missing.any(axis=0)]]
-        raise ValueError(
-            f"table has NaN (data sets {rows}, methods {cols}); drop them first (table.dropna())"
-        )
+        raise ValueError(f"{empty_cells(values)}; leave those data sets out first")
     rows = []
     for method in table.columns:
         if method == reference:

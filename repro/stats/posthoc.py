@@ -1,8 +1,10 @@
 """All-pairs post-hoc comparison of k methods over N data sets after a Friedman test.
 
 Raw p-values come from the z-test on average ranks (Demšar 2006 §3.2.2); they are adjusted for
-the m = k(k−1)/2 simultaneous hypotheses by Nemenyi (Bonferroni), Holm, Shaffer's static
-procedure or Bergmann–Hommel's dynamic procedure, as in García & Herrera (2008). Outputs are
+the m = k(k−1)/2 simultaneous hypotheses by Bonferroni–Dunn (m·p, what García & Herrera 2008
+print as "Nemenyi"), Nemenyi's own test (the studentized range of k means, the distribution of
+its critical difference), Holm, Shaffer's static procedure or Bergmann–Hommel's dynamic
+procedure, as in García & Herrera (2008). Outputs are
 methods × methods DataFrames (scikit-posthocs style) or a long table laid out like García &
 Herrera's (one row per hypothesis, sorted by raw p).
 
@@ -44,7 +46,7 @@ __all__ = [
     "ztest_pvalues",
 ]
 
-CORRECTIONS = ("nemenyi", "holm", "shaffer", "bergmann")
+CORRECTIONS = ("bonferroni", "nemenyi", "holm", "shaffer", "bergmann")
 #: Largest k for Bergmann–Hommel: Bell(11) − 1 = 678 569 exhaustive sets over 55 pairs
 #: (~1 s). Beyond, the number of sets grows super-exponentially; use Shaffer instead.
 MAX_BERGMANN_K = 11
@@ -240,7 +242,10 @@ def adjust_pairwise(
     With m = k(k−1)/2 hypotheses and p_(1) ≤ … ≤ p_(m) (García & Herrera 2008 §3, APV_i =
     min(v_i, 1)):
 
-    - ``nemenyi`` (Bonferroni–Dunn): v_i = m p_i;
+    - ``bonferroni`` (Bonferroni–Dunn, García & Herrera's "Nemenyi"): v_i = m p_i;
+    - ``nemenyi`` (Nemenyi's test, Demšar 2006 §3.2.2): v_i = P(Q_k > √2 z_i), Q_k the
+      studentized range of k standard normals and z_i = Φ⁻¹(1 − p_i/2): the p-value whose
+      level-α boundary is :func:`nemenyi_critical_difference` (never above Bonferroni's);
     - ``holm``: v_(i) = max_{j ≤ i} (m − j + 1) p_(j);
     - ``shaffer`` (static): v_(i) = max_{j ≤ i} t_j p_(j), t_j from :func:`shaffer_multipliers`;
     - ``bergmann`` (Bergmann–Hommel dynamic): v_i = max{|I| min_{j∈I} p_j : I exhaustive ∋ i}
@@ -250,7 +255,7 @@ def adjust_pairwise(
     ----------
     raw : DataFrame or ndarray
         Symmetric k × k matrix of raw p-values (diagonal ignored), e.g. :func:`ztest_pvalues`.
-    correction : {"nemenyi", "holm", "shaffer", "bergmann"}
+    correction : {"bonferroni", "nemenyi", "holm", "shaffer", "bergmann"}
     monotone : bool
         Apply scmamp's extra step v_i ← max{v_j : p_j ≤ p_i} so that adjusted p-values follow
         the order of the raw ones. Only changes Bergmann–Hommel (the others are monotone).
@@ -265,16 +270,19 @@ def adjust_pairwise(
 
     Notes
     -----
-    For every raw matrix: raw ≤ Bergmann ≤ Shaffer ≤ Holm ≤ Nemenyi elementwise (capped or not;
-    Bergmann with or without ``monotone``), and every procedure commutes with relabelling the
-    methods.
+    For every raw matrix: raw ≤ Bergmann ≤ Shaffer ≤ Holm ≤ Bonferroni and Nemenyi ≤ Bonferroni
+    elementwise (capped or not; Bergmann with or without ``monotone``), and every procedure
+    commutes with relabelling the methods.
     """
     if correction not in CORRECTIONS:
         raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
     p, k = _as_pair_vector(raw)
     m = p.size
-    if correction == "nemenyi":
+    if correction == "bonferroni":
         v = m * p
+    elif correction == "nemenyi":
+        z = stats.norm.isf(p / 2.0)
+        v = stats.studentized_range.sf(np.sqrt(2.0) * z, k, np.inf)
     elif correction == "holm":
         v = _step_down(p, np.arange(m, 0, -1, dtype=float))
     elif correction == "shaffer":
@@ -304,7 +312,7 @@ def posthoc(
     """Adjusted p-values of the all-pairs z-test on average ranks (methods × methods).
 
     p_ij = 2(1 − Φ(|R_i − R_j| / sqrt(k(k+1)/(6N)))) (:func:`ztest_pvalues`), adjusted by
-    :func:`adjust_pairwise` with ``correction`` ∈ {nemenyi, holm, shaffer, bergmann}.
+    :func:`adjust_pairwise` with ``correction`` ∈ {bonferroni, nemenyi, holm, shaffer, bergmann}.
     ``table`` is data sets × methods (higher better unless ``higher_is_better=False``).
     """
     raw = ztest_pvalues(table, higher_is_better)

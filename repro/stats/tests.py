@@ -33,6 +33,7 @@ __all__ = [
     "metric_table",
     "missing_lines",
     "missing_values",
+    "empty_cells",
     "paired_t_wins_losses",
     "rank_table",
     "tie_values",
@@ -300,6 +301,16 @@ def paired_t_wins_losses(
     return PairedTResult(details=details, summary=summary)
 
 
+def empty_cells(table: pd.DataFrame, limit: int = 5) -> str:
+    """The cells of a data sets × methods table without a finite value, named:
+    ``no finite value for iris (nb), wine (nb)`` (the first ``limit``, then how many more)."""
+    values = table.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    rows, cols = np.nonzero(~np.isfinite(values))
+    cells = [f"{table.index[r]} ({table.columns[c]})" for r, c in zip(rows, cols)]
+    more = f" and {len(cells) - limit} more" if len(cells) > limit else ""
+    return f"no finite value for {', '.join(cells[:limit])}{more} (data set (method))"
+
+
 def _check_table(table: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(table, pd.DataFrame):
         raise ValueError("table must be a DataFrame of data sets (rows) × methods (columns)")
@@ -309,11 +320,7 @@ def _check_table(table: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("table has no data set (row)")
     values = table.to_numpy(dtype=float)
     if not np.all(np.isfinite(values)):
-        bad = table.index[~np.all(np.isfinite(values), axis=1)].tolist()
-        raise ValueError(
-            f"table has missing or non-finite values for data set(s) {bad}; "
-            "drop them (e.g. table.dropna()) before ranking"
-        )
+        raise ValueError(f"{empty_cells(table)}; leave those data sets out before ranking")
     if table.columns.has_duplicates:
         raise ValueError(f"duplicated method names in {list(table.columns)}")
     return table

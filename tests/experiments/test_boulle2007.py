@@ -1,5 +1,5 @@
 """boulle2007 task experiments (waveform study, Table 4 stand-ins, §8 challenge) on tiny settings,
-and every figure function of repro.report.figures.boulle2007 on the records they write."""
+and every figure function of repro.report.papers.boulle2007.figures on the records they write."""
 
 import numpy as np
 import pandas as pd
@@ -9,7 +9,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from matplotlib.colors import to_rgba
 
-import repro.report.figures.boulle2007 as figures
+import repro.report.papers.boulle2007.figures as figures
 from repro.config import register_dataset_configs
 from repro.evaluation.records import read_records
 from repro.experiments.boulle2007 import (

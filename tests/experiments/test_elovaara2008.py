@@ -7,7 +7,7 @@ import pytest
 
 from repro.config import experiment_config
 from repro.datasets import list_datasets
-from repro.report.figures import elovaara2008 as e
+from repro.report.papers.elovaara2008 import figures as e
 
 METHODS = ["nb_mdlh", "nb_mdlg", "nb_shimazaki", "nb_ewb10", "nb_gaussian"]
 
@@ -32,7 +32,7 @@ def test_fig1_config_lists_every_bundled_set_with_a_numeric_attribute():
 def test_fig1_bound_leaves_out_mdl_on_three_sets_and_the_readme_override_lifts_it():
     """The bound of the config (MDLh, MDLg on twonorm_gen, waveform_noise, madelon_like: six
     cells), and ``hydra.sweeper.exclude=[]`` as experiments/elovaara2008/README.md runs it."""
-    from repro.report.figures.common import sweep_plan
+    from repro.report.figure_common import sweep_plan
 
     datasets, cells = sweep_plan({}, METHODS, "elovaara2008_fig1")
     assert len(datasets) == 45

@@ -1,39 +1,75 @@
-"""hue2024 experiments: the five configs and their shared cells, the CR(w) artefact hook, the
-figure functions on small synthetic records, a tiny sweep + report end to end, and the reports
-regenerated from the committed records."""
+"""hue2024 experiments: the five configs, their jobs and their shared cells, the CR(w) artefact
+hook, the figure functions on small synthetic records, a tiny sweep + report end to end, the
+committed cells read (not relaunched) by the sweep, and the reports regenerated from them."""
 
-import json
+import functools
+import re
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run_module
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from omegaconf import OmegaConf
 
 from repro.config import compose, experiment_config
 from repro.datasets import list_datasets, load_dataset
 from repro.evaluation.runner import make_cell
+from repro.evaluation.store import ResultsStore
 from repro.experiments import hue2024 as h
+from repro.finished_cells import cell_from_config, use_sweeper
 from repro.registry import implemented_methods, make_method
-from repro.report.figures import hue2024 as f
 from repro.report.generate import generate_report
+from repro.report.papers.hue2024 import figures as f
 
 EXPERIMENTS = ["hue2024_fig1to3", "hue2024_fig4", "hue2024_fig5", "hue2024_fig6"]
 EXPERIMENTS += ["hue2024_fig7to11"]
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
+@functools.cache
+def _sweeper(experiment):
+    """The experiment's sweeper configuration (``hydra.sweeper``), as a dict."""
+    cfg = compose([f"experiment={experiment}"], return_hydra_config=True)
+    return OmegaConf.to_container(cfg.hydra.sweeper, resolve=True)
+
+
+def _jobs(experiment, *args):
+    """The jobs the repro sweeper gives the experiment (every one, none read first): the
+    overrides of each, as a dict."""
+    use_sweeper()
+    from hydra_plugins.repro_sweeper import FinishedCellsSweeper
+
+    node = {k: v for k, v in _sweeper(experiment).items() if k != "_target_"}
+    sweeper = FinishedCellsSweeper(**{**node, "skip_finished": False})
+    params = [f"{k}={v}" for k, v in node["params"].items()]
+    overrides = OverridesParser.create().parse_overrides([*params, *args])
+    (jobs,) = sweeper.split_arguments(overrides, None)
+    return [dict(o.partition("=")[::2] for o in job) for job in jobs]
+
+
 def _runs(experiment):
-    return h.expand_runs(experiment_config(experiment)["hue2024"]["runs"])
+    """(method, params) of the experiment's runs on one data set."""
+    runs = []
+    for job in _jobs(experiment, "dataset=iris"):
+        job.pop("dataset")
+        method = job.pop("method")
+        params = OverridesParser.create().parse_overrides([f"{k}={v}" for k, v in job.items()])
+        runs.append((method, {o.key_or_group.removeprefix("method."): o.value() for o in params}))
+    return runs
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)
 def test_configs_name_existing_methods_and_offline_datasets(experiment):
     cfg = experiment_config(experiment)
-    assert cfg["task"] == "repro.experiments.hue2024.sweep_study"
-    assert cfg["hue2024"]["store"] == "hue2024_cells"
+    assert cfg.get("task") is None  # a multirun of the repro sweeper, as the other experiments
+    assert cfg["store"] == "hue2024_cells" and cfg["experiment_name"] == experiment
     assert cfg["report"]["sources"] == ["hue2024_cells"]
+    assert cfg["artefacts"] == "repro.experiments.hue2024.criterion_artefacts"
     catalog = list_datasets().set_index("name")
-    for name in cfg["hue2024"]["datasets"]:
+    for name in cfg["sweep"]["dataset"]:
         assert bool(catalog.at[name, "offline"]) and "hue2024" in catalog.at[name, "papers"]
     for method, params in _runs(experiment):
         assert method in implemented_methods()
@@ -67,26 +103,71 @@ def test_experiments_share_their_common_cells():
     assert {p.name for p, _ in shared} == {"snb_cma.parquet", "wnb_opt.parquet"}
 
 
-def test_expand_runs_makes_floats_and_drops_duplicates():
-    runs = [
-        {"method": "wnb_opt", "params": {"lambda_": 1}, "sweep": {"p": [1, 0.5]}},
-        {"method": "wnb_opt", "params": {"lambda_": 1.0, "p": 1.0}},
-        {"method": "snb_cma"},
-    ]
-    out = h.expand_runs(runs)
-    assert out == [
-        ("wnb_opt", {"lambda_": 1.0, "p": 1.0}),
-        ("wnb_opt", {"lambda_": 1.0, "p": 0.5}),
-        ("snb_cma", {}),
-    ]
-    assert isinstance(out[0][1]["lambda_"], float)
+#: what the hue2024 experiments' own loop ran for Fig. 4 (its runs expanded, then every data set):
+#: SNB, and SG.CF at each λ
+FIG4_SGCF = {"algorithm": "sg_cf", "p": 0.95, "epsilon": 0.01, "init": "uniform"}
+FIG4_RUNS = [("snb_cma", {})] + [
+    ("wnb_opt", {**FIG4_SGCF, "lambda_": lam}) for lam in (0.0, 0.1, 0.25, 0.5, 0.75, 1.0)
+]
+
+
+def test_the_sweepers_jobs_are_the_cells_of_the_runs_on_every_data_set():
+    """hue2024_fig4: one job per (data set, method, params), all runs of a data set before the
+    next, the same list as its runs × data sets gave before (31 × 7)."""
+    datasets = experiment_config("hue2024_fig4")["sweep"]["dataset"]
+    jobs = _jobs("hue2024_fig4")
+    assert len(jobs) == 31 * 7 == len({tuple(sorted(j.items())) for j in jobs})
+    assert [j["dataset"] for j in jobs] == [d for d in datasets for _ in FIG4_RUNS]
+    assert jobs[0] == {"dataset": "abalone19", "method": "snb_cma"}  # no parameter of its own
+    assert jobs[3] == {
+        "dataset": "abalone19",
+        "method": "wnb_opt",
+        **{f"method.{k}": str(v) for k, v in FIG4_SGCF.items()},
+        "method.lambda_": "0.25",
+    }
+    assert _runs("hue2024_fig4") == FIG4_RUNS  # the values as Hydra reads them: floats
+    assert all(isinstance(p["lambda_"], float) for m, p in FIG4_RUNS if m == "wnb_opt")
+    fig1 = _runs("hue2024_fig1to3")
+    assert len(fig1) == 10 and fig1[-1] == (
+        "wnb_opt",
+        {
+            "lambda_": 1.0,
+            "p": 0.95,
+            "init": "uniform",
+            "normalise_init": True,
+            "algorithm": "ug_ue",
+        },
+    )
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_a_jobs_cell_is_the_cell_of_its_run(experiment):
+    """Each job's cell (the common path: Hydra's composition, then ``cell_from_config``) is the
+    cell the hue2024 loop made of its run: store hue2024_cells, cv10 with small classes allowed,
+    the hook and report keys, seed 0; the same file name and configuration hash."""
+    iris = load_dataset("iris")
+    protocol = {"name": "cv10", "kind": "kfold", "n_splits": 10, "small_classes": "allow"}
+    for job, (method, params) in zip(_jobs(experiment, "dataset=iris"), _runs(experiment)):
+        overrides = [f"experiment={experiment}", *(f"{k}={v}" for k, v in job.items())]
+        cfg = compose(overrides, return_hydra_config=True)
+        cell = cell_from_config(cfg, method, experiment)
+        old = make_cell((method, params), iris, protocol, 0, "hue2024_cells")
+        assert (cell.path("r"), cell.hash, cell.seed) == (old.path("r"), old.hash, 0)
+        assert cell.artefacts is h.criterion_artefacts and "null_criterion" in cell.report_keys
 
 
 def test_cv5_above_the_threshold():
-    base = {"name": "cv10", "kind": "kfold", "n_splits": 10, "small_classes": "allow"}
-    assert h.dataset_protocol(base, 100_000).n_splits == 10
-    large = h.dataset_protocol(base, 100_001)
+    """``large_protocol``: cv5 (small classes allowed) above 10⁵ instances, under the file name
+    of the experiment's own protocol; here with the threshold lowered to iris' 150 rows."""
+    args = ["experiment=hue2024_fig4", "dataset=iris", "method=snb_cma"]
+    cells = {}
+    for above in (150, 149):
+        cfg = compose([*args, f"large_protocol.above={above}"], return_hydra_config=True)
+        cells[above] = cell_from_config(cfg, "snb_cma", "hue2024_fig4")
+    assert (cells[150].protocol.name, cells[150].protocol.n_splits) == ("cv10", 10)
+    large = cells[149].protocol
     assert (large.name, large.n_splits, large.small_classes) == ("cv5", 5, "allow")
+    assert cells[149].path("r") == cells[150].path("r") and cells[149].hash != cells[150].hash
 
 
 def test_reference_criterion_is_wnb_opts_own_criterion():
@@ -277,21 +358,24 @@ def test_fig7to11_by_hand(tmp_path, report_cfg):
 
 
 # --- end to end -------------------------------------------------------------------------------
+def sweep(*args, cwd):
+    """``python -m repro experiment=hue2024_fig4 ARGS`` (the multirun of its config) on iris."""
+    return run_module("repro", "experiment=hue2024_fig4", "hydra.sweeper.params.dataset=iris",
+                      *args, "progress=false", cwd=cwd, timeout=600)  # fmt: skip
+
+
+def _stamps(root: Path) -> dict:
+    return {p: p.stat().st_mtime_ns for p in root.rglob("*.parquet")}
+
+
 def test_tiny_sweep_and_report_end_to_end(tmp_path):
-    """``sweep_study`` on iris (SNB and SG.CF at λ = 0.25) writes the cells and their CR(w)
+    """The Fig. 4 sweep on iris (SNB and SG.CF at λ = 0.25) writes the cells and their CR(w)
     artefacts in the store; a second run reads them; the Fig. 4 report is written from them."""
     results = tmp_path / "results"
-    cfg = compose(
-        [
-            "experiment=hue2024_fig4",
-            f"results_dir={results}",
-            "hue2024.datasets=[iris]",
-            "hue2024.runs.1.sweep.lambda_=[0.25]",
-            "progress=false",
-        ]
-    )
-    out = h.sweep_study(cfg)
-    assert out == {"store": "hue2024_cells", "cells": 2, "failed": []}
+    args = ["hydra.sweeper.runs.1.sweep.lambda_=[0.25]", f"results_dir={results}"]
+    proc = sweep(*args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "sweep: 2 cells: 2 computed, 0 read, 0 failed" in proc.stdout
     store = results / "hue2024_cells"
     assert sorted(p.name for p in (store / "iris").glob("*.parquet")) == [
         "snb_cma.parquet",
@@ -300,9 +384,12 @@ def test_tiny_sweep_and_report_end_to_end(tmp_path):
     art = pd.read_parquet(store / "artefacts" / "iris" / "snb_cma.parquet")
     assert set(art["quantity"]) == {"cr_eq11", "cr_eq11_null", "n_informative"}
     assert len(art) == 3 * 10  # cv10
-    stamp = (store / "iris" / "wnb_opt.parquet").stat().st_mtime_ns
-    h.sweep_study(cfg)  # resumed: nothing refitted
-    assert (store / "iris" / "wnb_opt.parquet").stat().st_mtime_ns == stamp
+    records = pd.read_parquet(store / "iris" / "wnb_opt.parquet")
+    assert {"n_candidates", "null_criterion", "converged"} <= set(records["metric"])
+    stamps = _stamps(store)
+    proc = sweep(*args, cwd=tmp_path)  # resumed: nothing refitted, nothing launched
+    assert "sweep: 2 cells: 0 computed, 2 read, 0 failed" in proc.stdout
+    assert "Launching" not in proc.stdout + proc.stderr and _stamps(store) == stamps
     written = generate_report("hue2024_fig4", results_dir=results, overrides=[])
     assert (results / "hue2024_fig4" / "fig4.png") in written
     csv = pd.read_csv(results / "hue2024_fig4" / "fig4.csv")
@@ -310,30 +397,19 @@ def test_tiny_sweep_and_report_end_to_end(tmp_path):
     assert (snb["ratio"] == 1.0).all() and set(csv["variant"]) == {"SNB", "λ = 0.25"}
 
 
-def test_a_failing_cell_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch):
+def test_a_failing_cell_is_recorded_and_the_sweep_goes_on(tmp_path):
+    """A cell that fails is summarised with its error file, in the store; the bound
+    (``hydra.sweeper.exclude``) leaves SNB out of this sweep, which computes nothing."""
     results = tmp_path / "results"
-    cfg = compose(
-        [
-            "experiment=hue2024_fig6",
-            f"results_dir={results}",
-            "hue2024.datasets=[iris]",
-            "hue2024.runs.1.sweep.epsilon=[0.01]",
-            "progress=false",
-        ]
-    )
-    real = h.run_cell
-
-    def failing(cell, **kw):
-        if cell.method_id == "snb_cma":
-            raise RuntimeError("boom")
-        return real(cell, **kw)
-
-    monkeypatch.setattr(h, "run_cell", failing)
-    out = h.sweep_study(cfg)
-    assert out["failed"] == ["snb_cma on iris"]
-    error = json.loads((results / "hue2024_cells" / "iris" / "snb_cma.error.json").read_text())
-    assert error["error"] == "RuntimeError: boom"
-    assert (results / "hue2024_cells" / "iris" / "wnb_opt.parquet").exists()
+    runs = "hydra.sweeper.runs=[{method:snb_cma},{method:wnb_opt,params:{algorithm:nosuch}}]"
+    proc = sweep(runs, "hydra.sweeper.exclude=[{method:snb_cma}]", f"results_dir={results}",
+                 cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 1
+    assert "left out by the sweep's bound (hydra.sweeper.exclude): 1 cell(s)" in proc.stdout
+    assert "1 of 1 cells failed" in proc.stderr and "nosuch" in proc.stderr
+    (error,) = (results / "hue2024_cells" / "iris").glob("wnb_opt.*.error.json")
+    assert error.name in proc.stderr
+    assert not list(results.rglob("*.parquet"))
 
 
 # --- the committed records --------------------------------------------------------------------
@@ -341,12 +417,36 @@ COMMITTED = (RESULTS / "hue2024_cells").is_dir()
 
 
 @pytest.mark.skipif(not COMMITTED, reason="no committed hue2024 cells")
+def test_rerunning_a_committed_sweep_reads_every_cell_and_launches_none(tmp_path):
+    """``python -m repro experiment=hue2024_fig4`` on iris, on a copy of the committed cells
+    (packed: ``hue2024_cells/packed.parquet``): the 7 cells (SNB, SG.CF at 6 λ) are read before
+    the launch, no file is touched or written; the bound (``hydra.sweeper.exclude``) leaves out
+    the runs it names."""
+    shutil.copytree(RESULTS / "hue2024_cells", tmp_path / "hue2024_cells")
+    before = _stamps(tmp_path)
+    proc = sweep(f"results_dir={tmp_path}", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "sweep: 7 cells: 0 computed, 7 read, 0 failed" in proc.stdout
+    assert "Launching" not in proc.stdout + proc.stderr
+    read = re.findall(r"^read (\S+) on iris", proc.stdout, re.MULTILINE)
+    assert read[:3] == ["snb_cma", "wnb_opt__lambda_=0.0", "wnb_opt__lambda_=0.1"]
+    assert read[3] == "wnb_opt"  # λ = 0.25: the paper's final settings, wnb_opt's defaults
+    assert _stamps(tmp_path) == before
+    bound = "hydra.sweeper.exclude=[{method:snb_cma},{method.lambda_:[0.0,0.1]}]"
+    proc = sweep(f"results_dir={tmp_path}", bound, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "left out by the sweep's bound (hydra.sweeper.exclude): 3 cell(s)" in proc.stdout
+    assert "sweep: 4 cells: 0 computed, 4 read, 0 failed" in proc.stdout
+    assert "read snb_cma" not in proc.stdout and _stamps(tmp_path) == before
+
+
+@pytest.mark.skipif(not COMMITTED, reason="no committed hue2024 cells")
 def test_committed_figure_values_are_those_of_the_committed_cells():
     """A sample of the committed fig7to11.csv, recomputed from two committed cells by hand: the
     mean over the folds of SNB's and SG.CF's test AUC and SG.CF's number of variables on iris."""
-    cells = RESULTS / "hue2024_cells" / "iris"
-    snb = pd.read_parquet(cells / "snb_cma.parquet")
-    sgcf = pd.read_parquet(cells / "wnb_opt.parquet")
+    store, cells = ResultsStore(RESULTS), RESULTS / "hue2024_cells" / "iris"
+    snb = store.read(cells / "snb_cma.parquet")  # loose or packed, as the reports read them
+    sgcf = store.read(cells / "wnb_opt.parquet")
 
     def mean(records, split, metric):
         rows = records[(records["split"] == split) & (records["metric"] == metric)]

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from repro.experiments.vidaurre2012 import selection_mask
-from repro.report.figures import vidaurre2012_tables as v
+from repro.report.papers.vidaurre2012 import tables as v
 
 
 def _records():

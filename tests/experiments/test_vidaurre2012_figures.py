@@ -1,5 +1,5 @@
 """vidaurre2012 Figures 1–6 (repro/experiments/vidaurre2012.py and their reports,
-repro/report/figures/vidaurre2012_{noise,grid,fsnb}.py): each study run tiny through
+repro/report/papers/vidaurre2012/figures_{noise,grid,fsnb}.py): each study run tiny through
 ``python -m repro`` and ``python -m repro.report``, with properties of the records the figures
 rest on."""
 

@@ -1,5 +1,6 @@
 """wu2015 experiments run end to end on tiny settings (Hydra multirun in a fresh directory), and
-their reports (``python -m repro.report experiment=wu2015_*``: repro/report/figures/wu2015.py)."""
+their reports (``python -m repro.report experiment=wu2015_*``:
+repro/report/papers/wu2015/figures.py)."""
 
 from pathlib import Path
 from types import SimpleNamespace
@@ -10,7 +11,7 @@ import pytest
 from conftest import run_module
 from scipy import stats
 
-from repro.report.figures import wu2015
+from repro.report.papers.wu2015 import figures as wu2015
 
 ROOT = Path(__file__).resolve().parents[2]
 WU = ROOT / "experiments" / "wu2015"

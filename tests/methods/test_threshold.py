@@ -65,7 +65,7 @@ class FixedScores(ClassifierMixin, BaseEstimator):
 def test_wrapper_uses_the_optimised_threshold():
     X = S[:, None]
     labels = np.where(Y == 1, "pos", "neg")  # classes_ = [neg, pos]
-    clf = BERThreshold(FixedScores()).fit(X, labels)
+    clf = BERThreshold(estimator=FixedScores()).fit(X, labels)
     assert 0.55 < clf.threshold_ < 0.6
     assert clf.train_ber_ == pytest.approx(0.208333, abs=1e-6)
     pred = clf.predict(X)
@@ -76,7 +76,7 @@ def test_wrapper_uses_the_optimised_threshold():
 def test_wrapper_multiclass_passthrough():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(60, 2)), np.repeat([0, 1, 2], 20)
-    clf = BERThreshold(LogisticRegression()).fit(X, y)
+    clf = BERThreshold(estimator=LogisticRegression()).fit(X, y)
     assert clf.threshold_ is None
     np.testing.assert_array_equal(clf.predict(X), clf.estimator_.predict(X))
 
@@ -94,13 +94,13 @@ def test_ber_guess_is_cv_ber():
         ]
     )
     assert guess == pytest.approx(expected)
-    assert ber_guess(BERThreshold(LogisticRegression()), X, y) < 0.5
+    assert ber_guess(BERThreshold(estimator=LogisticRegression()), X, y) < 0.5
 
 
 def test_sklearn_compatible():
     # by design, predict is not argmax(predict_proba): the threshold is moved
     reason = "predict uses the BER-optimised threshold, not argmax(predict_proba)"
     check_estimator(
-        BERThreshold(LogisticRegression()),
+        BERThreshold(estimator=LogisticRegression()),
         expected_failed_checks={"check_classifiers_train": reason},
     )

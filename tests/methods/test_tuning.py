@@ -38,7 +38,7 @@ def _brute_force_choice(base, grid, X, y, splits):
 def test_choice_equals_brute_force(method, grid, dataset):
     ds = load_dataset(dataset)
     y = np.asarray(ds.y)
-    tuned = TunedClassifier(method, grid, inner_cv=5, random_state=3).fit(ds.X, y)
+    tuned = TunedClassifier(method=method, grid=grid, inner_cv=5, random_state=3).fit(ds.X, y)
     _, y_idx = np.unique(y, return_inverse=True)
     splits = inner_splits(y_idx, 5, 3)
     best, score = _brute_force_choice(make_method(method), grid, ds.X, y, splits)
@@ -84,34 +84,38 @@ def test_fewer_members_than_folds_reduces_folds():
     assert inner_n_splits(np.array([0, 1, 2]), 5) == 0  # no CV possible
     rng = np.random.default_rng(0)
     X = rng.normal(size=(y.size, 3)) + y[:, None]
-    tuned = TunedClassifier("bma_nb", {"gamma": [0.9, 1.1]}).fit(X, y)
+    tuned = TunedClassifier(method="bma_nb", grid={"gamma": [0.9, 1.1]}).fit(X, y)
     assert tuned.n_splits_ == 2 and tuned.fit_report_["n_splits"] == 2
     X3 = rng.normal(size=(3, 2))
-    tuned = TunedClassifier("bma_nb", {"gamma": [0.9, 1.1]}).fit(X3, [0, 1, 2])
+    tuned = TunedClassifier(method="bma_nb", grid={"gamma": [0.9, 1.1]}).fit(X3, [0, 1, 2])
     assert tuned.n_splits_ == 0 and tuned.best_params_ == {"gamma": 0.9}
 
 
 def test_single_point_grid_skips_cv_and_estimator_method():
     ds = load_dataset("iris")
-    tuned = TunedClassifier(make_method("bma_nb", alpha=2.0), {"gamma": [1.2]}).fit(ds.X, ds.y)
+    tuned = TunedClassifier(method=make_method("bma_nb", alpha=2.0), grid={"gamma": [1.2]}).fit(
+        ds.X, ds.y
+    )
     assert tuned.n_splits_ == 0 and tuned.cv_results_ == {}
     assert tuned.best_estimator_.alpha == 2.0 and tuned.best_estimator_.gamma == 1.2
-    plain = TunedClassifier("nb_laplace").fit(ds.X, ds.y)
+    plain = TunedClassifier(method="nb_laplace").fit(ds.X, ds.y)
     assert plain.best_params_ == {}
 
 
 def test_usable_in_cross_val_score_and_neg_log_loss():
     ds = load_dataset("iris")
-    tuned = TunedClassifier("bma_nb", {"gamma": [0.8, 1.2]}, inner_cv=3, scoring="neg_log_loss")
+    tuned = TunedClassifier(
+        method="bma_nb", grid={"gamma": [0.8, 1.2]}, inner_cv=3, scoring="neg_log_loss"
+    )
     scores = cross_val_score(tuned, ds.X, ds.y, cv=3)
     assert scores.mean() > 0.85
 
 
 def test_svm_tuned_has_decision_function_nb_does_not():
     ds = load_dataset("iris")
-    svm = TunedClassifier("svm", {"C": [1.0]}).fit(ds.X, ds.y)
+    svm = TunedClassifier(method="svm", grid={"C": [1.0]}).fit(ds.X, ds.y)
     assert svm.decision_function(ds.X).shape == (150, 3)
-    assert not hasattr(TunedClassifier("bma_nb", {"gamma": [1.0]}), "decision_function")
+    assert not hasattr(TunedClassifier(method="bma_nb", grid={"gamma": [1.0]}), "decision_function")
 
 
 @pytest.mark.parametrize(
@@ -133,7 +137,9 @@ def test_bad_parameters(params, message):
 
 def test_refit_false_cannot_predict():
     ds = load_dataset("iris")
-    tuned = TunedClassifier("bma_nb", {"gamma": [0.8, 1.2]}, refit=False).fit(ds.X, ds.y)
+    tuned = TunedClassifier(method="bma_nb", grid={"gamma": [0.8, 1.2]}, refit=False).fit(
+        ds.X, ds.y
+    )
     assert tuned.best_params_["gamma"] in (0.8, 1.2)
     with pytest.raises(AttributeError, match="refit=False"):
         tuned.predict(ds.X)

@@ -140,7 +140,9 @@ def _errors(dataset, base, n_splits=N_SPLITS):
     splits = make_splits(get_protocol(RESAMPLE), y, seed=0, dataset=dataset)[:n_splits]
     errors = []
     for split in splits:
-        model = TunedClassifier(base, GRID, inner_cv=3).fit(X.iloc[split.train], y[split.train])
+        model = TunedClassifier(method=base, grid=GRID, inner_cv=3).fit(
+            X.iloc[split.train], y[split.train]
+        )
         errors.append(np.mean(model.predict(X.iloc[split.test]) != y[split.test]))
     return np.array(errors)
 

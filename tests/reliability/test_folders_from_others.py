@@ -92,9 +92,13 @@ def test_variants_are_read_from_the_results_folder_given(tmp_path, monkeypatch):
 
     results = tmp_path / "res"
     shutil.copytree(ROOT / "results" / "boulle2007_table3", results / "boulle2007_table3")
-    (results / "boulle2007_table3_shrink" / "iris").mkdir(parents=True)
-    for f in (ROOT / "results" / "boulle2007_table3_shrink" / "iris").glob("*.parquet"):
-        shutil.copy(f, results / "boulle2007_table3_shrink" / "iris" / f.name)
+    from repro.evaluation.records import write_atomic
+    from repro.evaluation.store import ResultsStore
+
+    variant = ResultsStore(ROOT / "results").records("boulle2007_table3_shrink")
+    iris = variant[variant["dataset"] == "iris"].reset_index(drop=True)
+    assert iris["method"].nunique() == 7
+    write_atomic(iris, results / "boulle2007_table3_shrink" / "iris" / "all.parquet")
     monkeypatch.chdir(ROOT)  # where ./results holds the full variant
     generate_report("boulle2007_table3", results_dir=results, out_dir=tmp_path / "out")
     text = (tmp_path / "out" / "REPRODUCTION.md").read_text()

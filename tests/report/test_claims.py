@@ -203,7 +203,7 @@ def test_equivalence_ci_from_a_mean_and_its_standard_error():
 
 
 def test_boulle2007_comparisons_equivalent_kind_needs_its_margin():
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     r = records({"snb_map": constant([0.002, 0.004, 0.002, 0.004]), "nb": [B_FOLDS] * 4})
     ev = engine.Evidence("/nonexistent", cache={"t": r})
@@ -238,7 +238,7 @@ def emphasis_records(acc_shifts, auc_shifts):
     ],
 )
 def test_boulle2007_emphasis(acc_shifts, auc_shifts, expected):
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     ev = engine.Evidence("/nonexistent", cache={"t": emphasis_records(acc_shifts, auc_shifts)})
     v = boulle2007.emphasis(ev, "t", "snb_acc", "snb_auc", "accuracy", "auc")
@@ -246,7 +246,8 @@ def test_boulle2007_emphasis(acc_shifts, auc_shifts, expected):
 
 
 def test_boulle2007_weight_values_and_strict_weights_around(monkeypatch):
-    from repro.report.claims import boulle2007, boulle2007_waveform
+    from repro.report.papers.boulle2007 import claims as boulle2007
+    from repro.report.papers.boulle2007 import claims_waveform as boulle2007_waveform
 
     w = pd.Series({"V1": 0.15, "V2": 0.5, "V3": 0.52, "V4": 0.61})
     monkeypatch.setattr(boulle2007_waveform, "weights", lambda ev, method, *a, **k: w)
@@ -263,7 +264,7 @@ def test_boulle2007_weight_values_and_strict_weights_around(monkeypatch):
 
 
 def test_boulle2007_never_worse_constructed_allows_no_counter_case(monkeypatch):
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     # SE 0.01 each: a difference is significant beyond 1.96 √2 × 0.01 = 0.0277
     idx = pd.MultiIndex.from_tuples(
@@ -308,7 +309,7 @@ def aggregate_frame(means, ranks, wins, losses, metric="accuracy"):
     ],
 )  # fmt: skip
 def test_boulle2007_aggregates_consistent(means, ranks, wins, losses, expected):
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     ev = engine.Evidence("/nonexistent", cache={"t": aggregate_frame(means, ranks, wins, losses)})
     v = boulle2007.aggregates_consistent(ev, "t", "r", ["accuracy"])
@@ -316,7 +317,7 @@ def test_boulle2007_aggregates_consistent(means, ranks, wins, losses, expected):
 
 
 def test_boulle2007_wins_vs_paper_majority(monkeypatch):
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     # 2 others × 1 criterion × 10 data sets = 20 comparisons; published 10 wins / 1 loss
     def totals(wins, losses):
@@ -336,7 +337,7 @@ def hue_frame(values: dict[str, list[list[float]]], quantity: str) -> pd.DataFra
 
 
 def test_hue2024_equivalent_never_below_and_max_ratio(monkeypatch):
-    from repro.report.claims import hue2024
+    from repro.report.papers.hue2024 import claims as hue2024
 
     # criterion ratios a/b − 1 = +0.2%, +0.4%, +0.2%, +0.4% of b's mean 100
     base = [99.0, 100.0, 101.0]
@@ -366,13 +367,13 @@ def test_hue2024_equivalent_never_below_and_max_ratio(monkeypatch):
      (3, 6, "most", "does not hold"), (19, 29, "most", "holds")],
 )  # fmt: skip
 def test_hue2024_strict_quantifiers(k, n, quantifier, expected):
-    from repro.report.claims import hue2024
+    from repro.report.papers.hue2024 import claims as hue2024
 
     assert hue2024.quantifier_verdict(k, n, quantifier) == expected
 
 
 def test_nb_benchmark_never_usually_and_almost_the_same(monkeypatch):
-    from repro.report.claims import nb_benchmark
+    from repro.report.papers.nb_benchmark import claims as nb_benchmark
 
     six = [B_FOLDS] * 6
     acc = records(
@@ -412,7 +413,7 @@ def test_nb_benchmark_never_usually_and_almost_the_same(monkeypatch):
 def test_boulle2007_best_on_every_dataset_no_significant_counter_case(
     b_shifts, always, almost, expected
 ):
-    from repro.report.claims import boulle2007
+    from repro.report.papers.boulle2007 import claims as boulle2007
 
     r = records({"snb_cma": [B_FOLDS] * 4, "b": constant(b_shifts)})
     ev = engine.Evidence("/nonexistent", cache={"t": r})

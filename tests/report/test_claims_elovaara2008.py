@@ -1,6 +1,6 @@
-"""The elovaara2008 claim rules (repro.report.claims.elovaara2008) on hand-built record frames
-whose verdicts follow from the rules' documented definitions, and on the one number the paper's
-text gives.
+"""The elovaara2008 claim rules (repro.report.papers.elovaara2008.claims) on hand-built record
+frames whose verdicts follow from the rules' documented definitions, and on the one number the
+paper's text gives.
 
 The paper prints its results only as figures (Figs 1-2, no table, no data set named but Iris);
 its text gives one number a claim rests on: "over twenty four hours" for a cross-validation run
@@ -18,8 +18,8 @@ import itertools
 import pandas as pd
 import pytest
 
-from repro.report.claims import elovaara2008 as elo
 from repro.report.claims.engine import Evidence
+from repro.report.papers.elovaara2008 import claims as elo
 
 MDLH, MDLG, SHIM, EWB, GAUSS = elo.METHODS
 OFFSETS = [0.0, 0.004, -0.004, 0.002, -0.002, 0.001]  # per (repetition, fold), shared

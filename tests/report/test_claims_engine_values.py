@@ -199,18 +199,20 @@ def test_read_claims_accepts_a_rule_without_a_note_and_both_data_kinds(tmp_path)
 
 
 def test_rule_function_is_the_named_function_of_the_papers_module():
-    # any module of repro.report.claims serves as a "paper": evidence.better is a function
-    assert engine.rule_function("evidence", "better") is evidence.better
+    # a paper's rules are the functions of repro.report.papers.<paper>.claims
+    from repro.report.papers.wu2015 import claims as wu2015
+
+    assert engine.rule_function("wu2015", "never_worse") is wu2015.never_worse
     with pytest.raises(
-        ValueError, match="claim rule 'nope' is not a function of repro.report.claims.evidence"
+        ValueError, match="claim rule 'nope' is not a function of repro.report.papers.wu2015.claims"
     ):
-        engine.rule_function("evidence", "nope")
+        engine.rule_function("wu2015", "nope")
 
 
 @pytest.fixture
 def paper(monkeypatch):
-    """A paper's rule module, repro.report.claims.h4_paper, with three rules."""
-    module = types.ModuleType("repro.report.claims.h4_paper")
+    """A paper's rule module, repro.report.papers.h4_paper.claims, with three rules."""
+    module = types.ModuleType("repro.report.papers.h4_paper.claims")
 
     def echo(ev, metric, k=1):
         return Verdict("partly", f"{metric} {k} {ev.results_dir.name}")

@@ -24,8 +24,8 @@ import math
 import pandas as pd
 import pytest
 
-from repro.report.claims import boulle2007 as rules
 from repro.report.claims.published import published_evidence, published_records
+from repro.report.papers.boulle2007 import claims as rules
 
 OTHERS = ["snb_bma", "snb_map", "snb_auc", "snb_acc", "nb", "nb_ef"]
 CRITERIA = ["accuracy", "auc", "compression_rate"]

@@ -4,8 +4,8 @@ The paper prints no table of results: its per-data-set values are in the beanplo
 Figures 1–11 only. What it prints are single numbers in the text of §4.3–§4.5 (typed into
 experiments/hue2024/reported.csv and below, each with its sentence). A typed frame puts the
 printed number on each of three data sets (it is the value the text gives for the typical or
-the extreme data set), in the tidy layout :func:`repro.report.claims.hue2024.tidy` serves as is
-(repro.report.claims.published), and the claim's rule runs on it.
+the extreme data set), in the tidy layout :func:`repro.report.papers.hue2024.claims.tidy` serves
+as is (repro.report.claims.published), and the claim's rule runs on it.
 
 Claims that cannot run on the published numbers: every rule that needs the folds or the
 per-data-set values of a figure — the comparisons ("better", "not worse", "similar", "best",
@@ -22,8 +22,8 @@ data set no rule reads.
 import pandas as pd
 import pytest
 
-from repro.report.claims import hue2024 as rules
 from repro.report.claims.published import published_evidence
+from repro.report.papers.hue2024 import claims as rules
 
 DATASETS = ["d1", "d2", "d3"]
 

@@ -1,6 +1,6 @@
-"""The vidaurre2012 claim rules (repro.report.claims.vidaurre2012) on the paper's own Tables 1, 2
-and 4 and on hand-built record frames whose verdicts follow from the rules' documented
-definitions.
+"""The vidaurre2012 claim rules (repro.report.papers.vidaurre2012.claims) on the paper's own
+Tables 1, 2 and 4 and on hand-built record frames whose verdicts follow from the rules'
+documented definitions.
 
 The paper's numbers: ``experiments/vidaurre2012/reported.csv`` (Tables 1-2: mean error and mean
 number of selected predictors per method and data set; Table 4: Bergmann-Hommel adjusted
@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.report.claims import vidaurre2012 as vid
 from repro.report.claims.engine import Evidence, NoRecords
+from repro.report.papers.vidaurre2012 import claims as vid
 from repro.stats.tests import rank_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The wu2015 claim rules (repro.report.claims.wu2015) on the paper's own Table 2 and on
+"""The wu2015 claim rules (repro.report.papers.wu2015.claims) on the paper's own Table 2 and on
 hand-built record frames whose verdicts follow from the rules' documented definitions.
 
 The paper's numbers: ``experiments/wu2015/reported.csv`` (Table 2: error and final training time
@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.report.claims import wu2015
 from repro.report.claims.engine import Evidence
+from repro.report.papers.wu2015 import claims as wu2015
 
 ROOT = Path(__file__).resolve().parents[2]
 E = "wu2015_table2"

@@ -18,10 +18,8 @@ import pytest
 from conftest import ROOT
 
 from repro.report.dashboard.build import dashboard_figures, remove_unreferenced_figures
-from repro.report.dashboard.inputs import PAPERS
 from repro.report.dashboard.pages import render_html, render_markdown
 from repro.report.dashboard.papers import (
-    PAPER_ITEMS,
     VERDICT_COLOURS,
     draw_paper_figures,
     item_experiments,
@@ -32,8 +30,11 @@ from repro.report.dashboard.points import (
     comparison_points,
     value_flags,
 )
+from repro.report.paper_data import papers
 from repro.report.reproduction import compare_reported, judge
 from repro.stats import agreement
+
+PAPERS = papers()
 
 
 def claim(paper, verdict, n):
@@ -179,7 +180,7 @@ def test_paper_items_name_existing_experiments():
     """Every experiment named by an item exists; the paper configs that recreate no item are
     the five variants."""
     configs = {p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml")}
-    named = {e for paper in PAPER_ITEMS for e in item_experiments(paper)}
+    named = {e for paper in PAPERS for e in item_experiments(paper)}
     assert named <= configs
     papers = {c for c in configs if c.split("_")[0] in PAPERS}
     assert papers - named == {

@@ -1,6 +1,7 @@
-"""The head-to-head benchmark's report (repro.report.leaderboard, repro.report.figures.nb_benchmark,
-repro.report.claims.nb_benchmark) on hand-built records with known answers: 3 methods × 4 data
-sets × 10 folds, each cell's fold values a known mean plus noise that sums to zero.
+"""The head-to-head benchmark's report (repro.report.leaderboard,
+repro.report.papers.nb_benchmark.figures, repro.report.papers.nb_benchmark.claims) on hand-built
+records with known answers: 3 methods × 4 data sets × 10 folds, each cell's fold values a known
+mean plus noise that sums to zero.
 
 Accuracy means (rank on the data set):
     d0: a .90 (1)    b .80 (2)    c .70 (3)
@@ -20,10 +21,10 @@ import pytest
 import yaml
 
 from repro.report import leaderboard as lb
-from repro.report.claims import nb_benchmark as rules
 from repro.report.claims.engine import Evidence, read_claims, rule_function
-from repro.report.figures.common import sweep_plan
-from repro.report.figures.nb_benchmark import benchmark
+from repro.report.figure_common import sweep_plan
+from repro.report.papers.nb_benchmark import claims as rules
+from repro.report.papers.nb_benchmark.figures import benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT.parent / "shared" / "papers"

@@ -307,8 +307,8 @@ def test_latex_flat_table_with_index_title_and_alignment():
 
 def test_bind_names_a_figure_function():
     """``bind`` makes the ``f(records, out_dir, report_cfg)`` of a ``report: figures:`` entry."""
-    from repro.report.figures import boulle2007
-    from repro.report.figures.common import bind
+    from repro.report.figure_common import bind
+    from repro.report.papers.boulle2007 import figures as boulle2007
 
     def draw(records, out_dir, report_cfg, name):
         return [records, out_dir, report_cfg, name]
@@ -321,8 +321,9 @@ def test_bind_names_a_figure_function():
 
 
 def test_agreement_totals_by_hand():
-    """The agreement table's totals sentence (repro.report.figures.khiops.totals) on two rows."""
-    from repro.report.figures.khiops import totals
+    """The agreement table's totals sentence (repro.report.papers.khiops_agreement.figures.totals)
+    on two rows."""
+    from repro.report.papers.khiops_agreement.figures import totals
 
     frame = pd.DataFrame(
         {

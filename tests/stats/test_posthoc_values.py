@@ -164,7 +164,7 @@ def test_pairwise_comparisons_tiny_table_by_hand():
     long = pairwise_comparisons(TINY)
     assert long.columns.tolist() == [
         "i", "hypothesis", "method_a", "method_b", "rank_a", "rank_b", "z", "p",
-        "p_nemenyi", "p_holm", "p_shaffer", "p_bergmann",
+        "p_bonferroni", "p_nemenyi", "p_holm", "p_shaffer", "p_bergmann",
     ]  # fmt: skip
     assert long["i"].tolist() == [1, 2, 3]
     assert long["hypothesis"].tolist() == ["A vs B", "A vs C", "B vs C"]  # tie: pair order
@@ -174,18 +174,18 @@ def test_pairwise_comparisons_tiny_table_by_hand():
     assert long["rank_b"].tolist() == [2.5, 2.5, 2.5]
     assert long["z"].tolist() == pytest.approx([1.5, 1.5, 0.0], rel=1e-12)
     assert long["p"].tolist() == pytest.approx([P15, P15, 1.0], rel=1e-12)
-    # m = 3: Nemenyi 3p; Holm 3p, max(3p, 2p), max(3p, 1·1); Shaffer t = (3, 1, 1):
+    # m = 3: Bonferroni 3p; Holm 3p, max(3p, 2p), max(3p, 1·1); Shaffer t = (3, 1, 1):
     # 3p, max(3p, p), 1; Bergmann: AB and AC: the full set 3·min = 3p (> p alone);
     # BC: max(3p from the full set, 1 alone) = 1
     three = 3 * P15
-    assert long["p_nemenyi"].tolist() == pytest.approx([three, three, 1.0])
+    assert long["p_bonferroni"].tolist() == pytest.approx([three, three, 1.0])
     assert long["p_holm"].tolist() == pytest.approx([three, three, 1.0])
     assert long["p_shaffer"].tolist() == pytest.approx([three, three, 1.0])
     assert long["p_bergmann"].tolist() == pytest.approx([three, three, 1.0])
-    # uncapped: Nemenyi BC = 3 · 1
-    unc = pairwise_comparisons(TINY, corrections=["nemenyi"], cap=False)
-    assert unc.columns.tolist()[-1] == "p_nemenyi"
-    assert unc["p_nemenyi"].tolist() == pytest.approx([three, three, 3.0])
+    # uncapped: Bonferroni BC = 3 · 1
+    unc = pairwise_comparisons(TINY, corrections=["bonferroni"], cap=False)
+    assert unc.columns.tolist()[-1] == "p_bonferroni"
+    assert unc["p_bonferroni"].tolist() == pytest.approx([three, three, 3.0])
     # lower is better: the ranks are reversed, the p-values are not
     low = pairwise_comparisons(TINY, higher_is_better=False)
     assert low["rank_a"].tolist() == [3.0, 3.0, 1.5]
@@ -214,8 +214,8 @@ def test_adjustments_k4_against_hand_written_sets():
     shaffer = dict(AB=0.012, AC=0.012, BC=0.03, AD=0.06, CD=0.08, BD=0.3)
     got = _pairs_of(adjust_pairwise(raw, "shaffer"))
     assert got == pytest.approx([shaffer[q] for q in PAIRS4])
-    nemenyi = [min(6 * P4[q], 1.0) for q in PAIRS4]  # BD: 6·.3 = 1.8, capped at 1
-    assert _pairs_of(adjust_pairwise(raw, "nemenyi")) == pytest.approx(nemenyi)
+    bonferroni = [min(6 * P4[q], 1.0) for q in PAIRS4]  # BD: 6·.3 = 1.8, capped at 1
+    assert _pairs_of(adjust_pairwise(raw, "bonferroni")) == pytest.approx(bonferroni)
 
 
 def test_monotone_treats_tied_raw_pvalues_as_one_step():
@@ -265,7 +265,7 @@ def test_adjust_pairwise_input_checks_and_labels():
     m = arr.copy()
     m[0, 1] = m[1, 0] = 0.0
     m[1, 2] = m[2, 1] = 1.0
-    assert _pairs_of(adjust_pairwise(m, "nemenyi")) == [0.0, 0.06, 1.0]
+    assert _pairs_of(adjust_pairwise(m, "bonferroni")) == [0.0, 0.06, 1.0]
     with pytest.raises(ValueError, match="^correction must be one of"):
         adjust_pairwise(arr, "hochberg")
 
@@ -277,15 +277,15 @@ def test_cap_and_posthoc_pass_through():
     assert holm == pytest.approx([1.8, 2.0, 2.0, 2.0, 2.0, 2.0])
     assert _pairs_of(adjust_pairwise(big, "holm")) == [1.0] * 6
     # posthoc = z-test then adjust, with monotone and cap passed on
-    for corr in CORRECTIONS:
+    for corr in [c for c in CORRECTIONS if c != "nemenyi"]:  # Nemenyi: its own test below
         for monotone in (False, True):
             for cap in (False, True):
                 got = posthoc(TINY, corr, monotone=monotone, cap=cap)
-                expected = [3 * P15, 3 * P15, 3.0 if (corr == "nemenyi" and not cap) else 1.0]
+                expected = [3 * P15, 3 * P15, 3.0 if (corr == "bonferroni" and not cap) else 1.0]
                 assert _pairs_of(got) == pytest.approx(expected)
                 assert got.index.tolist() == ["A", "B", "C"]
     assert _pairs_of(posthoc(TINY)) == pytest.approx([3 * P15, 3 * P15, 1.0])  # bergmann
-    low = posthoc(TINY, "nemenyi", higher_is_better=False, cap=False)
+    low = posthoc(TINY, "bonferroni", higher_is_better=False, cap=False)
     assert _pairs_of(low) == pytest.approx([3 * P15, 3 * P15, 3.0])
 
 
@@ -319,7 +319,7 @@ def test_posthoc_defaults_on_garcia_herrera():
     same = pd.DataFrame({"a": [0.1, 0.5], "b": [0.1, 0.5], "c": [0.1, 0.5]})
     assert _pairs_of(posthoc(same)) == [1.0, 1.0, 1.0]
     assert _pairs_of(posthoc(same, cap=False)) == pytest.approx([3.0, 3.0, 3.0])
-    assert _pairs_of(posthoc(same, "nemenyi", cap=False)) == pytest.approx([3.0, 3.0, 3.0])
+    assert _pairs_of(posthoc(same, "bonferroni", cap=False)) == pytest.approx([3.0, 3.0, 3.0])
 
 
 def test_pairwise_comparisons_ties_keep_the_pair_order():
@@ -355,3 +355,33 @@ def test_nemenyi_critical_difference_demsar_table_5a():
             ValueError, match=f"^need k >= 2 methods and n >= 1 data sets, got k={k}, n={n}$"
         ):
             nemenyi_critical_difference(k, n)
+
+
+def _range_sf(q: float, k: int) -> float:
+    """P(range of k standard normals > q), by quadrature of
+    1 − k ∫ φ(x) (Φ(x + q) − Φ(x))^(k−1) dx: an oracle independent of scipy's distribution."""
+    from scipy import integrate
+    from scipy.stats import norm
+
+    inside = integrate.quad(
+        lambda x: k * norm.pdf(x) * (norm.cdf(x + q) - norm.cdf(x)) ** (k - 1), -12, 12
+    )[0]
+    return 1.0 - inside
+
+
+def test_nemenyi_is_the_studentized_range_test_of_its_critical_difference():
+    """Nemenyi's p of a pair is P(Q_k > √2 z): by quadrature on TINY (k = 3, z = 1.5); a pair of
+    rank difference exactly the critical difference has p = α; it never exceeds Bonferroni's m·p
+    and for two methods it is the raw p."""
+    got = posthoc(TINY, "nemenyi")
+    assert _pairs_of(got) == pytest.approx(
+        [_range_sf(1.5 * math.sqrt(2), 3), _range_sf(1.5 * math.sqrt(2), 3), 1.0], rel=1e-7
+    )
+    assert _pairs_of(got)[0] == pytest.approx(0.29090, abs=1e-5) and 0.29 < 3 * P15
+    for k, n, alpha in ((5, 30, 0.05), (4, 14, 0.10), (10, 50, 0.05)):
+        cd = nemenyi_critical_difference(k, n, alpha)
+        z = cd / math.sqrt(k * (k + 1) / (6 * n))
+        raw = _matrix(k, [math.erfc(z / math.sqrt(2))] * (k * (k - 1) // 2))
+        assert _pairs_of(adjust_pairwise(raw, "nemenyi"))[0] == pytest.approx(alpha, rel=1e-6)
+    raw = _matrix(2, [0.04])
+    assert _pairs_of(adjust_pairwise(raw, "nemenyi")) == pytest.approx([0.04], rel=1e-9)

@@ -74,6 +74,7 @@ class GreedySelectiveNaiveBayes(SelectiveNaiveBayes):
 
     def __init__(
         self,
+        *,
         stopping="no_decrease",
         search="greedy",
         variant="paper",
@@ -84,7 +85,12 @@ class GreedySelectiveNaiveBayes(SelectiveNaiveBayes):
         n_jobs=1,
     ):
         super().__init__(
-            variant, algorithm, output_shrink, m_estimate_prior, categorical_features, n_jobs
+            variant=variant,
+            algorithm=algorithm,
+            output_shrink=output_shrink,
+            m_estimate_prior=m_estimate_prior,
+            categorical_features=categorical_features,
+            n_jobs=n_jobs,
         )
         self.stopping = stopping
         self.search = search
@@ -165,6 +171,7 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
 
     def __init__(
         self,
+        *,
         stopping="no_rise",
         search="greedy",
         variant="paper",
@@ -175,14 +182,14 @@ class AUCSelectiveNaiveBayes(GreedySelectiveNaiveBayes):
         n_jobs=1,
     ):
         super().__init__(
-            stopping,
-            search,
-            variant,
-            algorithm,
-            output_shrink,
-            m_estimate_prior,
-            categorical_features,
-            n_jobs,
+            stopping=stopping,
+            search=search,
+            variant=variant,
+            algorithm=algorithm,
+            output_shrink=output_shrink,
+            m_estimate_prior=m_estimate_prior,
+            categorical_features=categorical_features,
+            n_jobs=n_jobs,
         )
 
 
@@ -193,6 +200,7 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
 
     def __init__(
         self,
+        *,
         search="heuristic",
         n_starts=None,
         max_iter=5,
@@ -213,7 +221,12 @@ class MAPSearchNaiveBayes(SelectiveNaiveBayes):
         self.random_state = random_state
         self.keep_models = keep_models
         super().__init__(
-            variant, algorithm, output_shrink, m_estimate_prior, categorical_features, n_jobs
+            variant=variant,
+            algorithm=algorithm,
+            output_shrink=output_shrink,
+            m_estimate_prior=m_estimate_prior,
+            categorical_features=categorical_features,
+            n_jobs=n_jobs,
         )
 
     def _check_params(self):

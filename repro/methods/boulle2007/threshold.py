@@ -85,7 +85,7 @@ class BERThreshold(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, estimator):
+    def __init__(self, *, estimator):
         self.estimator = estimator
 
     def __sklearn_tags__(self):

@@ -175,6 +175,7 @@ class FractionalNaiveBayes(KhiopsPreparedNaiveBayes):
 
     def __init__(
         self,
+        *,
         lambda_=0.25,
         p=0.95,
         random_state=0,

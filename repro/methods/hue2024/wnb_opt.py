@@ -89,6 +89,7 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
 
     def __init__(
         self,
+        *,
         algorithm="sg_cf",
         lambda_=0.25,
         p=0.95,

@@ -107,7 +107,7 @@ class KhiopsFractionalNaiveBayes(KhiopsPreparedNaiveBayes):
     """
 
     def __init__(
-        self, prior_weight=0.1, prior_exponent=0.95, categorical_features="auto", n_jobs=1
+        self, *, prior_weight=0.1, prior_exponent=0.95, categorical_features="auto", n_jobs=1
     ):
         self.prior_weight = prior_weight
         self.prior_exponent = prior_exponent

@@ -94,7 +94,7 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
     #: scikit-learn estimator checks it cannot pass (check name → reason): none
     _expected_failed_checks: dict = {}
 
-    def __init__(self, n_trees=0, n_pairs=0, categorical_features="auto"):
+    def __init__(self, *, n_trees=0, n_pairs=0, categorical_features="auto"):
         self.n_trees = n_trees
         self.n_pairs = n_pairs
         self.categorical_features = categorical_features

@@ -35,7 +35,7 @@ def _laplace(counts, n_total, alpha=1.0):
 class _HistogramNaiveBayes(WeightedNaiveBayes):
     """Shared parameters and checks; subclasses give the numeric model."""
 
-    def __init__(self, nominal="numeric", max_bins=None, categorical_features="auto"):
+    def __init__(self, *, nominal="numeric", max_bins=None, categorical_features="auto"):
         self.nominal = nominal
         self.max_bins = max_bins
         self.categorical_features = categorical_features
@@ -101,13 +101,16 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
 
     def __init__(
         self,
+        *,
         nominal="numeric",
         max_bins=None,
         cut_set_code=True,
         out_of_range="column",
         categorical_features="auto",
     ):
-        super().__init__(nominal, max_bins, categorical_features)
+        super().__init__(
+            nominal=nominal, max_bins=max_bins, categorical_features=categorical_features
+        )
         self.cut_set_code = cut_set_code
         self.out_of_range = out_of_range
 
@@ -141,9 +144,11 @@ class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
     """
 
     def __init__(
-        self, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
+        self, *, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
     ):
-        super().__init__(nominal, max_bins, categorical_features)
+        super().__init__(
+            nominal=nominal, max_bins=max_bins, categorical_features=categorical_features
+        )
         self.cut_set_code = cut_set_code
 
     def _check_params(self):
@@ -179,9 +184,11 @@ class ShimazakiNaiveBayes(_HistogramNaiveBayes):
     """
 
     def __init__(
-        self, nominal="numeric", max_bins=200, out_of_range="column", categorical_features="auto"
+        self, *, nominal="numeric", max_bins=200, out_of_range="column", categorical_features="auto"
     ):
-        super().__init__(nominal, max_bins, categorical_features)
+        super().__init__(
+            nominal=nominal, max_bins=max_bins, categorical_features=categorical_features
+        )
         self.out_of_range = out_of_range
 
     def _check_params(self):

@@ -91,6 +91,7 @@ class MODLNaiveBayes(WeightedNaiveBayes):
 
     def __init__(
         self,
+        *,
         variant="paper",
         algorithm="optimized_greedy",
         output_shrink="none",

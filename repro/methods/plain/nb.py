@@ -68,6 +68,7 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
 
     def __init__(
         self,
+        *,
         ddof=1,
         var_smoothing=1e-9,
         alpha=1.0,
@@ -97,7 +98,7 @@ class GaussianNaiveBayes(WeightedNaiveBayes):
 class BinnedNaiveBayes(WeightedNaiveBayes):
     """Base of the naive Bayes classifiers that cut numeric variables into ``n_bins`` bins."""
 
-    def __init__(self, n_bins=10, categorical_features="auto"):
+    def __init__(self, *, n_bins=10, categorical_features="auto"):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
 
@@ -126,12 +127,13 @@ class EqualFrequencyNaiveBayes(BinnedNaiveBayes):
 
     def __init__(
         self,
+        *,
         n_bins=10,
         output_shrink="none",
         m_estimate_prior="parts",
         categorical_features="auto",
     ):
-        super().__init__(n_bins, categorical_features)
+        super().__init__(n_bins=n_bins, categorical_features=categorical_features)
         self.output_shrink = output_shrink
         self.m_estimate_prior = m_estimate_prior
 
@@ -171,9 +173,14 @@ class EqualWidthNaiveBayes(BinnedNaiveBayes):
     """
 
     def __init__(
-        self, n_bins=10, categorical_features="auto", nominal="categorical", out_of_range="column"
+        self,
+        *,
+        n_bins=10,
+        categorical_features="auto",
+        nominal="categorical",
+        out_of_range="column",
     ):
-        super().__init__(n_bins, categorical_features)
+        super().__init__(n_bins=n_bins, categorical_features=categorical_features)
         self.nominal = nominal
         self.out_of_range = out_of_range
 
@@ -221,7 +228,13 @@ class LaplaceNaiveBayes(GaussianNaiveBayes):
     """
 
     def __init__(
-        self, alpha=1.0, ddof=1, var_smoothing=1e-9, categorical_features="auto", gaussian="density"
+        self,
+        *,
+        alpha=1.0,
+        ddof=1,
+        var_smoothing=1e-9,
+        categorical_features="auto",
+        gaussian="density",
     ):
         self.alpha = alpha
         self.ddof = ddof

@@ -76,6 +76,7 @@ class CFSNaiveBayes(GaussianNaiveBayes):
 
     def __init__(
         self,
+        *,
         max_stale=5,
         locally_predictive=True,
         missing="distribute",
@@ -89,7 +90,12 @@ class CFSNaiveBayes(GaussianNaiveBayes):
         self.locally_predictive = locally_predictive
         self.missing = missing
         self.lookup_cache_size = lookup_cache_size
-        super().__init__(ddof, var_smoothing, alpha, categorical_features)
+        super().__init__(
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            alpha=alpha,
+            categorical_features=categorical_features,
+        )
 
     def _check_params(self):
         super()._check_params()

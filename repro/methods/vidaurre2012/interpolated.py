@@ -47,7 +47,7 @@ class InterpolatedNaiveBayes(WeightedNaiveBayes):
     selected_ : ndarray (K,) of bool, α_i > 0; n_selected_features_ : int
     """
 
-    def __init__(self, alpha=1.0, ddof=0, var_smoothing=1e-9, categorical_features="auto"):
+    def __init__(self, *, alpha=1.0, ddof=0, var_smoothing=1e-9, categorical_features="auto"):
         self.alpha = alpha
         self.ddof = ddof
         self.var_smoothing = var_smoothing

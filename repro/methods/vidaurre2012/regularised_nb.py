@@ -63,6 +63,7 @@ class L1L2NaiveBayes(InterpolatedNaiveBayes):
 
     def __init__(
         self,
+        *,
         n_lambdas=50,
         lambda_min_ratio=1e-3,
         alpha=1.0,
@@ -70,7 +71,12 @@ class L1L2NaiveBayes(InterpolatedNaiveBayes):
         var_smoothing=1e-9,
         categorical_features="auto",
     ):
-        super().__init__(alpha, ddof, var_smoothing, categorical_features)
+        super().__init__(
+            alpha=alpha,
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            categorical_features=categorical_features,
+        )
         self.n_lambdas = n_lambdas
         self.lambda_min_ratio = lambda_min_ratio
 

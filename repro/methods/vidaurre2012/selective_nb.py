@@ -68,13 +68,19 @@ class MLSelectiveNaiveBayes(GaussianNaiveBayes):
 
     def __init__(
         self,
+        *,
         stopping="no_rise",
         ddof=0,
         var_smoothing=1e-9,
         alpha=1.0,
         categorical_features="auto",
     ):
-        super().__init__(ddof, var_smoothing, alpha, categorical_features)
+        super().__init__(
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            alpha=alpha,
+            categorical_features=categorical_features,
+        )
         self.stopping = stopping
 
     def _check_params(self):

@@ -94,6 +94,7 @@ class ForwardStagewiseNaiveBayes(InterpolatedNaiveBayes):
 
     def __init__(
         self,
+        *,
         epsilon=0.025,
         n_steps=20,
         patience=5,
@@ -104,7 +105,12 @@ class ForwardStagewiseNaiveBayes(InterpolatedNaiveBayes):
         step="t_eps",
         ties="log_loss",
     ):
-        super().__init__(alpha, ddof, var_smoothing, categorical_features)
+        super().__init__(
+            alpha=alpha,
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            categorical_features=categorical_features,
+        )
         self.epsilon = epsilon
         self.n_steps = n_steps
         self.patience = patience

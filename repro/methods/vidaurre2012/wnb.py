@@ -111,7 +111,7 @@ class FerreiraWeightedNaiveBayes(WeightedNaiveBayes):
     True
     """
 
-    def __init__(self, discretizer="modl", n_bins=10, alpha=1.0, categorical_features="auto"):
+    def __init__(self, *, discretizer="modl", n_bins=10, alpha=1.0, categorical_features="auto"):
         self.discretizer = discretizer
         self.n_bins = n_bins
         self.alpha = alpha

@@ -124,6 +124,7 @@ class BMANaiveBayes(LaplaceNaiveBayes):
 
     def __init__(
         self,
+        *,
         gamma=1.0,
         alpha=1.0,
         marginal="pooled",
@@ -132,7 +133,13 @@ class BMANaiveBayes(LaplaceNaiveBayes):
         categorical_features="auto",
         gaussian="density",
     ):
-        super().__init__(alpha, ddof, var_smoothing, categorical_features, gaussian)
+        super().__init__(
+            alpha=alpha,
+            ddof=ddof,
+            var_smoothing=var_smoothing,
+            categorical_features=categorical_features,
+            gaussian=gaussian,
+        )
         self.gamma = gamma
         self.marginal = marginal
 

@@ -116,7 +116,7 @@ class LogisticRegressionClassifier(_LiblinearBaseline):
     categorical_features : "auto" or mask/indices/names
     """
 
-    def __init__(self, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
+    def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
         self.C = C
         self.intercept_scaling = intercept_scaling
         self.categorical_features = categorical_features
@@ -139,7 +139,7 @@ class LinearSVMClassifier(_LiblinearBaseline):
     ``predict_proba`` is the softmax of the decision values (uncalibrated; see the module notes).
     """
 
-    def __init__(self, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
+    def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
         self.C = C
         self.intercept_scaling = intercept_scaling
         self.categorical_features = categorical_features

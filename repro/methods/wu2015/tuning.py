@@ -115,13 +115,15 @@ class TunedClassifier(ClassifierMixin, BaseEstimator):
     --------
     >>> from sklearn.datasets import load_iris
     >>> X, y = load_iris(return_X_y=True)
-    >>> model = TunedClassifier("bma_nb", {"gamma": [0.5, 1.0, 1.5]}, inner_cv=3).fit(X, y)
+    >>> grid = {"gamma": [0.5, 1.0, 1.5]}
+    >>> model = TunedClassifier(method="bma_nb", grid=grid, inner_cv=3).fit(X, y)
     >>> model.best_params_["gamma"] in (0.5, 1.0, 1.5)
     True
     """
 
     def __init__(
         self,
+        *,
         method="nb_laplace",
         grid=None,
         inner_cv=5,

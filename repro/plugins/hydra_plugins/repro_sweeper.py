@@ -4,7 +4,10 @@ finished (:func:`repro.finished_cells.pending_jobs`) and launches only the other
 ``hydra.sweeper.skip_finished=false`` (or ``hydra/sweeper=basic``) launches every job.
 ``hydra.sweeper.exclude`` (a list of ``{key: value or [values]}``) leaves the matching jobs out of
 the sweep, named on the console: an experiment's bound (:func:`repro.finished_cells.excluded_jobs`;
-``hydra.sweeper.exclude=[]`` runs them).
+``hydra.sweeper.exclude=[]`` runs them). ``hydra.sweeper.runs`` (a list of ``{method, params,
+sweep}``) runs each job of the grid once per method configuration of the runs
+(:func:`repro.sweep_configs.with_runs`): methods with different parameters in one sweep, which a
+grid of overrides cannot give (SNB beside a sweep of ``method.lambda_``).
 
 A Hydra plugin lives in the ``hydra_plugins`` namespace: :func:`repro.finished_cells.use_sweeper`
 puts this folder's parent on the module path and registers the class.
@@ -19,13 +22,21 @@ class FinishedCellsSweeper(BasicSweeper):
     """:class:`BasicSweeper` whose jobs are those of the sweep's cells that are not finished."""
 
     def __init__(
-        self, max_batch_size=None, params=None, skip_finished: bool = True, exclude=None
+        self,
+        max_batch_size=None,
+        params=None,
+        skip_finished: bool = True,
+        exclude=None,
+        runs=None,
     ) -> None:
         super().__init__(max_batch_size=max_batch_size, params=params)
         from repro.config import exclude_entries
+        from repro.sweep_configs import expand_runs
 
         exclude_entries(exclude)  # a malformed list fails here, before any job
         self.exclude = exclude
+        expand_runs(runs or [])  # likewise
+        self.runs = runs or []
         if not isinstance(skip_finished, bool):
             raise ValueError(
                 f"hydra.sweeper.skip_finished must be true or false, got {skip_finished!r}"
@@ -35,8 +46,10 @@ class FinishedCellsSweeper(BasicSweeper):
     def split_arguments(self, overrides, max_batch_size):
         """The batches of the jobs to launch (the finished cells read and left out)."""
         from repro.finished_cells import excluded_jobs, pending_jobs
+        from repro.sweep_configs import with_runs
 
         (jobs,) = BasicSweeper.split_arguments(overrides, None)
+        jobs = with_runs(jobs, self.runs)
         jobs, dropped = excluded_jobs(jobs, self.exclude)
         if dropped:
             print(

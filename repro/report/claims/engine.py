@@ -8,7 +8,7 @@ A ``claims.yaml`` file::
         section: "§7.1"                 # where the quote stands
         quote: "…"                      # the paper's own words, verbatim
         experiment: vidaurre2012_table1 # whose records decide it (none: not testable)
-        rule: fsnb_best_on_redundant    # a function of repro.report.claims.<paper>
+        rule: fsnb_best_on_redundant    # a function of repro.report.papers.<paper>.claims
         params: {metric: error}         # its keyword arguments (optional)
         data: paper                     # "paper" (its data sets) or "stand-in" (ours instead)
         note: "…"                       # why not testable, or what the rule reads (optional)
@@ -33,7 +33,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from repro.evaluation.records import read_records
+from repro.evaluation.store import ResultsStore
 
 #: the verdicts a rule may return
 VERDICTS = ("holds", "partly", "does not hold", "not testable")
@@ -83,13 +83,14 @@ class Evidence:
 
     def __init__(self, results_dir, cache: dict | None = None):
         self.results_dir = Path(results_dir)
+        self.store = ResultsStore(self.results_dir)
         self._cache: dict[str, pd.DataFrame | None] = {} if cache is None else cache
 
     def records(self, experiment: str) -> pd.DataFrame:
         """All records of ``<results_dir>/<experiment>/`` (raises :class:`NoRecords`)."""
         if experiment not in self._cache:
             try:
-                self._cache[experiment] = read_records(self.results_dir / experiment)
+                self._cache[experiment] = self.store.records(experiment)
             except FileNotFoundError:
                 self._cache[experiment] = None
         if self._cache[experiment] is None:
@@ -140,8 +141,8 @@ def read_claims(path) -> list[Claim]:
 
 
 def rule_function(paper: str, name: str):
-    """The function ``name`` of :mod:`repro.report.claims.<paper>`."""
-    module = importlib.import_module(f"repro.report.claims.{paper}")
+    """The function ``name`` of :mod:`repro.report.papers.<paper>.claims`."""
+    module = importlib.import_module(f"repro.report.papers.{paper}.claims")
     try:
         return getattr(module, name)
     except AttributeError:

@@ -83,7 +83,6 @@ from repro.report.dashboard.claims import (
 )
 from repro.report.dashboard.inputs import (
     FIGURES,
-    PAPERS,
     check_consistency,
     dashboard_configs,
     folder_records,
@@ -98,6 +97,7 @@ from repro.report.dashboard.inputs import (
 from repro.report.dashboard.pages import render_html, render_markdown
 from repro.report.dashboard.papers import draw_paper_figures, paper_summaries
 from repro.report.dashboard.points import majority_rates, value_flags
+from repro.report.paper_data import papers
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
@@ -152,7 +152,7 @@ def experiment_row(
     claims = experiment_claims(claims, name) if claims is not None else []
     return {
         "experiment": name,
-        "paper": name.split("_")[0] if name.split("_")[0] in PAPERS else "",
+        "paper": name.split("_")[0] if name.split("_")[0] in papers() else "",
         "title": str(report.get("title", name)),
         "folder": folder_name,
         "command": command,

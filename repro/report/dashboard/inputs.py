@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from repro.config import experiment_config, experiment_names, paths
-from repro.evaluation.records import read_records
+from repro.evaluation.store import ResultsStore
 from repro.report.dashboard.points import comparison_points
 from repro.report.reproduction import (
     SPREAD_SUFFIXES,
@@ -24,8 +24,6 @@ from repro.report.reproduction import (
 )
 from repro.report.schema import check_report_section
 
-#: the papers, in the dashboard's order (an experiment's paper: the prefix of its name)
-PAPERS = ("boulle2007", "wu2015", "vidaurre2012", "hue2024", "elovaara2008")
 #: the dashboard's own folder of the output folder (its figures and ``rows.json``)
 FIGURES = "dashboard"
 #: folders of the results folder that are not an experiment's
@@ -116,11 +114,11 @@ def paper_datasets(cfg: dict) -> list[str] | None:
 def folder_records(results_dir: Path, folders: list[str], cache: dict) -> pd.DataFrame | None:
     """The records of ``folders`` of the results folder together (None: none has records);
     ``cache``: folder → records, shared by the rows of one dashboard."""
-    frames = []
+    frames, store = [], ResultsStore(results_dir)
     for folder in folders:
         if folder not in cache:
             try:
-                cache[folder] = read_records(results_dir / folder)
+                cache[folder] = store.records(folder)
             except FileNotFoundError:
                 cache[folder] = None
         if cache[folder] is not None:

@@ -14,9 +14,9 @@ import jinja2
 
 from repro.report.claims.engine import VERDICTS
 from repro.report.dashboard.bayesian import ROPE
-from repro.report.dashboard.inputs import PAPERS
 from repro.report.dashboard.papers import VERDICT_COLOURS, paper_summaries
 from repro.report.escape import markdown_cell, markdown_code
+from repro.report.paper_data import papers
 
 #: one mark per verdict in the Markdown page (it has no colours)
 VERDICT_MARKS = {"holds": "🟢", "partly": "🟠", "does not hold": "🔴", "not testable": "⚪"}
@@ -28,9 +28,10 @@ def relative(target: Path, out_dir: Path) -> str:
 
 
 def ordered(rows: list[dict]) -> list[dict]:
-    """The rows by paper (:data:`PAPERS`, then the others), then by name."""
-    rank = {p: i for i, p in enumerate(PAPERS)}
-    return sorted(rows, key=lambda r: (rank.get(r["paper"], len(PAPERS)), r["experiment"]))
+    """The rows by paper (:func:`~repro.report.paper_data.papers`, then the others), then by
+    name."""
+    rank = {p: i for i, p in enumerate(papers())}
+    return sorted(rows, key=lambda r: (rank.get(r["paper"], len(rank)), r["experiment"]))
 
 
 def _row_view(row: dict, results_dir: Path, out_dir: Path) -> dict:

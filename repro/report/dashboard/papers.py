@@ -1,9 +1,10 @@
 """The headline of each paper on the dashboard, from the rows (:mod:`.build`) as records:
 
-- items reproduced / total: the paper's tables and figures of results (:data:`PAPER_ITEMS`, as
-  mapped in ``experiments/<paper>/README.md``); an item is reproduced when the results folder
-  holds the records of its experiment. The other experiments of a paper are variants (another
-  setting of one of its items) and count for no item nor number;
+- items reproduced / total: the paper's tables and figures of results (the ``items`` of its
+  ``experiments/<paper>/paper.yaml``, :func:`~repro.report.paper_data.paper_metadata`); an item
+  is reproduced when the results folder holds the records of its experiment. The other
+  experiments of a paper are variants (another setting of one of its items) and count for no
+  item nor number;
 - published numbers compared / within the stated rule: the sums over the items' experiments of
   :func:`~repro.report.dashboard.inputs.published_comparison` (each number once);
 - claims holding / partly / not / not testable: every claim of the paper's ``claims.yaml``, and
@@ -22,61 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 from repro.report.claims.engine import VERDICTS
-from repro.report.dashboard.inputs import FIGURES, PAPERS
+from repro.report.dashboard.inputs import FIGURES
 from repro.report.figure_files import save_figure
-
-#: the paper's reference, shown on its headline block
-PAPER_TITLES = {
-    "boulle2007": "Boullé (2007), Compression-based averaging of selective naive Bayes "
-    "classifiers, JMLR 8",
-    "wu2015": "Wu, Sanner, Oliveira (2015), BMA-NB: averaging over an exponential number of "
-    "feature models in linear time",
-    "vidaurre2012": "Vidaurre, Bielza, Larrañaga (2012), forward stagewise naive Bayes",
-    "hue2024": "Hue & Boullé (2024), Fractional naive Bayes: non-convex optimisation for a "
-    "parsimonious weighted selective naive Bayes",
-    "elovaara2008": "Elovaara & Myllymäki (2008), MDL-based attribute models in naive Bayes",
-}
-
-#: the paper's tables and figures of results: (item, the experiment that recreates it, or None
-#: and why not)
-PAPER_ITEMS: dict[str, list[tuple[str, str | None, str]]] = {
-    "boulle2007": [
-        ("Fig. 1", None, "only illustrates the waveform generator"),
-        ("Fig. 2", None, "only illustrates the waveform generator"),
-        *[(f"Fig. {n}", "boulle2007_waveform", "") for n in range(3, 9)],
-        ("Table 3", "boulle2007_table3", ""),
-        ("Fig. 9", "boulle2007_table3", ""),
-        ("Table 4", "boulle2007_table4", ""),
-        ("Fig. 10", "boulle2007_table4", ""),
-        ("Fig. 11", None, "needs the other challenge participants' entries"),
-        ("Table 5", "boulle2007_challenge", ""),
-        ("Fig. 12", "boulle2007_challenge", ""),
-    ],
-    "wu2015": [
-        ("Table 2", "wu2015_table2", ""),
-        ("Fig. 2", "wu2015_fig2", ""),
-        ("Fig. 3", "wu2015_fig3", ""),
-    ],
-    "vidaurre2012": [
-        *[(f"Fig. {n}", f"vidaurre2012_fig{n}", "") for n in range(1, 7)],
-        ("Table 1", "vidaurre2012_table1", ""),
-        ("Table 2", "vidaurre2012_table2", ""),
-        ("Table 3", None, "its StarPlus fMRI data are not obtainable offline"),
-        ("Table 4", "vidaurre2012_table4", ""),
-    ],
-    "hue2024": [
-        *[(f"Fig. {n}", "hue2024_fig1to3", "") for n in range(1, 4)],
-        ("Table 1", "hue2024_fig1to3", ""),
-        ("Fig. 4", "hue2024_fig4", ""),
-        ("Fig. 5", "hue2024_fig5", ""),
-        ("Fig. 6", "hue2024_fig6", ""),
-        *[(f"Fig. {n}", "hue2024_fig7to11", "") for n in range(7, 12)],
-    ],
-    "elovaara2008": [
-        ("Fig. 1", "elovaara2008_fig1", ""),
-        ("Fig. 2", "elovaara2008_fig2", ""),
-    ],
-}
+from repro.report.paper_data import paper_metadata, papers
 
 #: the colour of each verdict (the page's badges and the figures' points)
 VERDICT_COLOURS = {
@@ -91,27 +40,31 @@ AGREES_COLOURS = {True: "#1a7f37", False: "#cf222e", None: "#8c959f"}
 
 def item_experiments(paper: str) -> set[str]:
     """The experiments that recreate the paper's items."""
-    return {e for _, e, _ in PAPER_ITEMS.get(paper, []) if e}
+    return {i["experiment"] for i in paper_metadata(paper)["items"] if i["experiment"]}
 
 
 def paper_summaries(dashboard: dict) -> list[dict]:
-    """One headline record per paper of :data:`PAPERS` on the dashboard (module docstring)."""
+    """One headline record per paper of :func:`~repro.report.paper_data.papers` on the dashboard
+    (module docstring)."""
     rows = {r["experiment"]: r for r in dashboard["experiments"]}
     out = []
-    for paper in PAPERS:
+    for paper in papers():
         own = [r for r in dashboard["experiments"] if r["paper"] == paper]
         if not own:
             continue
         primary = [r for r in own if r["experiment"] in item_experiments(paper)]
-        items = [
-            {
-                "item": item,
-                "experiment": experiment,
-                "reproduced": experiment in rows and rows[experiment]["used"] > 0,
-                "why": why or ("" if experiment in rows else "not in this results folder"),
-            }
-            for item, experiment, why in PAPER_ITEMS.get(paper, [])
-        ]
+        metadata = paper_metadata(paper)
+        items = []
+        for i in metadata["items"]:
+            present = i["experiment"] in rows
+            items.append(
+                {
+                    "item": i["item"],
+                    "experiment": i["experiment"],
+                    "reproduced": present and rows[i["experiment"]]["used"] > 0,
+                    "why": i["why"] or ("" if present else "not in this results folder"),
+                }
+            )
         values = [r["values"] for r in primary if r["values"]]
         claims = [c for r in own for c in r["claims"]]
         claims += (dashboard.get("paper_claims") or {}).get(paper, [])
@@ -126,7 +79,7 @@ def paper_summaries(dashboard: dict) -> list[dict]:
         out.append(
             {
                 "paper": paper,
-                "title": PAPER_TITLES.get(paper, paper),
+                "title": metadata["title"],
                 "items": items,
                 "items_reproduced": sum(i["reproduced"] for i in items),
                 "items_total": len(items),

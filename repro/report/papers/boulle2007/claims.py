@@ -23,7 +23,7 @@ criterion" (:func:`emphasis`): A's lead over B larger on A's criterion than on B
 waveform numbers); rules that need the folds refuse them. Rules this module adds:
 
 - **The waveform study** (one split; the numbers of the paper's waveform sample): the rules
-  of :mod:`repro.report.claims.boulle2007_waveform`, served from here by name.
+  of :mod:`repro.report.papers.boulle2007.claims_waveform`, served from here by name.
 - **Counts of significant wins** (§7.2): the share of wins among significant outcomes against the
   published one, :func:`repro.stats.agreement.win_count` (Fisher); "more than half of the data
   sets" (on average): a majority, wins > half of (methods × criteria × data sets) (the
@@ -64,7 +64,8 @@ import pandas as pd
 from scipy import stats
 
 from repro.report.claims import evidence, published
-from repro.report.claims.boulle2007_terms import (
+from repro.report.claims.engine import Evidence, Verdict
+from repro.report.papers.boulle2007.claims_terms import (
     LOWER,
     MIRROR,
     OUR_TIMES,
@@ -77,7 +78,7 @@ from repro.report.claims.boulle2007_terms import (
 )  # fmt: skip
 
 # the waveform study's rules, named in claims.yaml as rules of this module
-from repro.report.claims.boulle2007_waveform import (  # noqa: F401
+from repro.report.papers.boulle2007.claims_waveform import (  # noqa: F401
     always_selected,
     first_selected,
     irrelevant_variables,
@@ -100,7 +101,6 @@ from repro.report.claims.boulle2007_waveform import (  # noqa: F401
     weights,
     weights_around,
 )
-from repro.report.claims.engine import Evidence, Verdict
 from repro.stats import agreement
 from repro.stats.tests import average_ranks, metric_table
 

@@ -1,5 +1,6 @@
 """Names, constants and small helpers shared by boulle2007's claim rules
-(:mod:`repro.report.claims.boulle2007`, :mod:`repro.report.claims.boulle2007_waveform`)."""
+(:mod:`repro.report.papers.boulle2007.claims`,
+:mod:`repro.report.papers.boulle2007.claims_waveform`)."""
 
 from __future__ import annotations
 

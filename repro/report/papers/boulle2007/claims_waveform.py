@@ -1,6 +1,6 @@
 """Boullé (2007): the rules of the waveform study's claims (§5.3, §6.1), on one 70/30 split of a
 5000-row sample of Breiman's generator (records ``boulle2007_waveform``). The claims name them as
-rules of :mod:`repro.report.claims.boulle2007`, which serves them.
+rules of :mod:`repro.report.papers.boulle2007.claims`, which serves them.
 
 - **One split** (the waveform study): no folds, so a difference d of a criterion between two
   methods on the test split (n instances) is significant when |d| > t_{0.975, k−1} · SE, with
@@ -35,7 +35,8 @@ import pandas as pd
 from scipy import stats
 
 from repro.report.claims import evidence
-from repro.report.claims.boulle2007_terms import (
+from repro.report.claims.engine import Evidence, Verdict
+from repro.report.papers.boulle2007.claims_terms import (
     LOWER,
     MIRROR,
     NOISE,
@@ -46,7 +47,6 @@ from repro.report.claims.boulle2007_terms import (
     grade,
     name,
 )  # fmt: skip
-from repro.report.claims.engine import Evidence, Verdict
 
 
 def split_values(ev: Evidence, experiment: str) -> pd.DataFrame:

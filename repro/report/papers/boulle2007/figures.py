@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from repro.report.figures.common import bind, common_tables, method_labels, save
+from repro.report.figure_common import bind, common_tables, method_labels, save
 from repro.report.tables import to_latex, to_markdown
 
 CRITERIA = [("accuracy", "ACC"), ("auc", "AUC"), ("compression_rate", "CR")]

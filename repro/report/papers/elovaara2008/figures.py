@@ -4,7 +4,7 @@ Called by ``python -m repro.report experiment=elovaara2008_fig1`` / ``elovaara20
 ``figures:`` entries of their configs). The paper has no table: its only numbers are the two
 figures, so REPRODUCTION.md checks its claims (§5.2, §6) one by one: the sentences of
 ``experiments/elovaara2008/claims.yaml``, quoted verbatim, each decided by its rule
-(:mod:`repro.report.claims.elovaara2008`) on the records of the report.
+(:mod:`repro.report.papers.elovaara2008.claims`) on the records of the report.
 
 - Per cross-validation run (a repetition of ``cv10x30``): accuracy = the mean of the 10 fold
   accuracies (§5.1 "report the mean accuracy of the n tests"), log-sum = the sum of the 10 fold
@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 
 from repro import config
-from repro.evaluation.records import read_records
+from repro.evaluation.store import ResultsStore
 from repro.report.claims.engine import Evidence, NoRecords, Verdict, decide, read_claims
 from repro.report.escape import write_csv
-from repro.report.figures.common import method_labels, save, sweep_plan
+from repro.report.figure_common import method_labels, save, sweep_plan
 from repro.report.tables import to_markdown
 
 #: the experiment whose records decide the claims (Fig. 2 reports the same records)
@@ -140,7 +140,7 @@ def variant_means(report_cfg, metric: str) -> pd.DataFrame:
     frames = []
     for label, experiment in ((report_cfg or {}).get("variants") or {}).items():
         try:
-            records = read_records(Path(_paths(report_cfg).results) / experiment)
+            records = ResultsStore(_paths(report_cfg).results).records(experiment)
         except FileNotFoundError:
             continue
         means = run_means(records, metric, sorted(set(records["method"])))
@@ -350,7 +350,7 @@ def _variant_runs(report_cfg, metric: str):
     with records (:func:`per_run`, complete runs only)."""
     for label, experiment in ((report_cfg or {}).get("variants") or {}).items():
         try:
-            records = read_records(Path(_paths(report_cfg).results) / experiment)
+            records = ResultsStore(_paths(report_cfg).results).records(experiment)
         except FileNotFoundError:
             continue
         yield label, complete_runs(records, metric)
@@ -405,7 +405,7 @@ def variant(records, out_dir, report_cfg) -> list[Path]:
     reading (``variant.csv``, ``variant.md``, ``REPRODUCTION.md``)."""
     out_dir = Path(out_dir)
     try:
-        default = read_records(Path(_paths(report_cfg).results) / CLAIMS_EXPERIMENT)
+        default = ResultsStore(_paths(report_cfg).results).records(CLAIMS_EXPERIMENT)
     except FileNotFoundError:
         default = records.iloc[:0]
     methods = sorted(set(records["method"]))

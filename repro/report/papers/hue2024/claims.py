@@ -6,7 +6,7 @@ Records. The five experiments ``hue2024_fig1to3``, ``hue2024_fig4``, ``hue2024_f
 ``results/hue2024_cells/`` (:data:`STORE`, their ``report.sources``); a claim's ``experiment``
 names the config whose run grid holds the configurations it compares. Every rule reads that
 folder and picks the configurations by method and parameters exactly as the figures do
-(:class:`repro.report.figures.hue2024.Variant`; labels in :data:`VARIANTS`).
+(:class:`repro.report.papers.hue2024.figures.Variant`; labels in :data:`VARIANTS`).
 
 Data sets. The paper's figures are over 124 optimisation problems (54 UCI, 20 AutoML, 50
 relational); the records cover the bundled UCI sets only. Every rule drops :data:`SUBSTITUTES`
@@ -90,7 +90,7 @@ from scipy import stats
 
 from repro.report.claims import evidence, published
 from repro.report.claims.engine import Evidence, Verdict
-from repro.report.figures import hue2024 as figures
+from repro.report.papers.hue2024 import figures
 from repro.stats import agreement
 from repro.stats.tests import metric_table
 

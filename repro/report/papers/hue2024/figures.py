@@ -40,7 +40,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from repro.report.escape import write_csv
-from repro.report.figures.common import save  # noqa: E402
+from repro.report.figure_common import save  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
 from repro.stats.tests import metric_table  # noqa: E402
 

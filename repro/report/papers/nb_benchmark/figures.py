@@ -46,7 +46,7 @@ import pandas as pd
 
 from repro.registry import display_name
 from repro.report import leaderboard as lb
-from repro.report.figures.common import save, sweep_plan
+from repro.report.figure_common import save, sweep_plan
 from repro.report.tables import to_markdown
 
 EXPERIMENT = "nb_benchmark"

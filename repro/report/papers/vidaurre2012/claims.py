@@ -13,9 +13,10 @@ parts some of which hold and others fail. This module adds:
   holds when every part holds, does not hold when every part does not hold, and is partly true
   otherwise. The evidence names each part and its verdict.
 - **Derived quantities.** A per-run number that is not a test metric — the selected and the
-  selected fully noisy (V3, ``noise*``) predictors (:func:`repro.report.figures.
-  vidaurre2012_tables.per_run`), the fit time, fsNB's model evaluations, a figure's error at a
-  point of its grid — is written as a test record of its run and compared by the same rules.
+  selected fully noisy (V3, ``noise*``) predictors
+  (:func:`repro.report.papers.vidaurre2012.tables.per_run`), the fit time, fsNB's model
+  evaluations, a figure's error at a point of its grid — is written as a test record of its run
+  and compared by the same rules.
 - **Contrasts of worlds.** "X is more harmful than Y" compares one method's runs on two worlds,
   the worlds relabelled as methods and paired by repetition (Table 1's scenarios of one
   repetition share their labels and first ten columns; the worlds of Figs 1–2 share y, X1..X3).
@@ -73,7 +74,7 @@ import pandas as pd
 
 from repro.report.claims import evidence
 from repro.report.claims.engine import NoRecords, Verdict
-from repro.report.figures.vidaurre2012_tables import per_run
+from repro.report.papers.vidaurre2012.tables import per_run
 from repro.stats.agreement import mean_with_sd
 from repro.stats.posthoc import posthoc
 from repro.stats.tests import rank_table

@@ -7,8 +7,9 @@ The paper prints no number for any of these figures, so every check *compares* t
 stated observation with our numbers; nothing is "reproduced" to a published value. The "Claims
 checked" section of each figure is :func:`claims_section`: the paper's sentences quoted verbatim
 from ``experiments/vidaurre2012/claims.yaml``, each decided by its rule
-(:mod:`repro.report.claims.vidaurre2012`, through :mod:`repro.report.claims.engine`) on the stored
-records; the figure modules only add the numbers behind them (paired differences, no verdict).
+(:mod:`repro.report.papers.vidaurre2012.claims`, through :mod:`repro.report.claims.engine`) on
+the stored records; the figure modules only add the numbers behind them (paired differences, no
+verdict).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from scipy import stats
 from repro import config
 from repro.report.claims.engine import Evidence, Verdict, decide, read_claims
 from repro.report.escape import write_csv
-from repro.report.figures.common import save
+from repro.report.figure_common import save
 
 PAPER = "Vidaurre, Bielza, Larrañaga (2012)"
 COMPARED = (

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from repro.datasets.vidaurre2012 import toy_bayes_error  # noqa: E402
-from repro.report.figures.vidaurre2012_common import (  # noqa: E402
+from repro.report.papers.vidaurre2012.figures_common import (  # noqa: E402
     COMPARED,
     PAPER,
     artefacts_of,

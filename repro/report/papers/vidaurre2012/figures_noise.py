@@ -25,7 +25,7 @@ from repro.datasets.vidaurre2012 import (  # noqa: E402
     toy_nb_copies_error,
     toy_x1_error,
 )
-from repro.report.figures.vidaurre2012_common import (  # noqa: E402
+from repro.report.papers.vidaurre2012.figures_common import (  # noqa: E402
     COMPARED,
     PAPER,
     claims_section,

@@ -556,12 +556,11 @@ def table2_density(records, out_dir, report_cfg) -> list[Path]:
     ``table2_density_side_by_side.csv``. ``records`` are the ``gaussian=density`` NB/BMA cells;
     the Weka NB/BMA and LR/SVM come from ``<paths.results>/<report.baseline>/`` (default
     ``wu2015_table2``), the published numbers from ``paths.published``."""
-    from repro.evaluation.records import read_records
+    from repro.evaluation.store import ResultsStore
 
     where = report_cfg.get("paths") or config.paths()
-    source = Path(where.results) / str(report_cfg.get("baseline", "wu2015_table2"))
     try:
-        baseline = read_records(source)
+        baseline = ResultsStore(where.results).records(report_cfg.get("baseline", "wu2015_table2"))
     except FileNotFoundError:
         baseline = None
     reported = pd.read_csv(where.reported("wu2015"))

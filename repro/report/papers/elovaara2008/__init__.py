@@ -1,0 +1,1 @@
+"""elovaara2008 (MDL-based attribute models in naive Bayes): figures and claim rules."""

@@ -1,0 +1,1 @@
+"""hue2024 (fractional naive Bayes): figures, tables and claim rules."""

@@ -1,0 +1,1 @@
+"""khiops_agreement (fnb_khiops against Khiops 11): the agreement table."""
