@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from repro.evaluation.guarded import write_text
 from repro.report.escape import file_stem, say, short_label, write_csv
 from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
@@ -343,7 +344,7 @@ def compare_records(
         to_markdown(pairs, index_title="i", float_format=_fmt),
     ]
     md_path = out / f"{stem}.md"
-    md_path.write_text("".join(text))
+    write_text(md_path, "".join(text))
     csv_path = out / f"{stem}.csv"
     write_csv(matrix, csv_path, index_label="method")
     pairs_path = out / f"{stem}_pairs.csv"
@@ -538,7 +539,7 @@ def compare_bayesian(
             text.append("\n## Simplex plots of the signed-rank posterior (baycomp)\n\n")
         text.append(f"![{ref_label} vs {_label(method)}]({png.name})\n")
     md_path = out / f"{stem}.md"
-    md_path.write_text("".join(text))
+    write_text(md_path, "".join(text))
     csv_path = out / f"{stem}.csv"
     write_csv(results, csv_path, index=False)
     paths = [md_path, csv_path, *figures]

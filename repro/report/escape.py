@@ -22,9 +22,12 @@ sequence. Every writer passes such text through the function of its kind:
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 
 import pandas as pd
+
+from repro.evaluation.guarded import write_text
 
 #: C0 and C1 control characters, and DEL (newline and tab are handled per output)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -97,7 +100,10 @@ def csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_csv(frame: pd.DataFrame, path, **kwargs):
-    """``frame.to_csv(path, **kwargs)`` with every text cell made inert (:func:`csv_frame`)."""
+    """``frame.to_csv(path, **kwargs)`` with every text cell made inert (:func:`csv_frame`); a
+    file path is written whole or not at all (:func:`repro.evaluation.guarded.write_text`)."""
+    if isinstance(path, str | os.PathLike):
+        return write_text(path, csv_frame(frame).to_csv(**kwargs))
     return csv_frame(frame).to_csv(path, **kwargs)
 
 

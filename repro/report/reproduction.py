@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from repro.evaluation.guarded import write_text
 from repro.report.tables import LOWER_IS_BETTER, comparison_table, to_markdown
 from repro.stats import agreement
 from repro.stats.tests import rank_table
@@ -616,5 +617,5 @@ def write_reproduction(
     if notes:
         lines += ["## Notes", "", *[f"- {note}" for note in notes], ""]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines))
+    write_text(path, "\n".join(lines))
     return path

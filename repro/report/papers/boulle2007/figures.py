@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from repro.evaluation.guarded import write_text
 from repro.report.figure_common import bind, common_tables, method_labels, save
 from repro.report.tables import to_latex, to_markdown
 
@@ -316,7 +317,8 @@ def table5(records, out_dir, report_cfg):
     md = out_dir / "table5.md"
     layout, detail, published = (f.set_index("dataset") for f in (layout, detail, published))
     standins = stand_in_note(sorted(set(entries["dataset"])))
-    md.write_text(
+    write_text(
+        md,
         "# Table 5 (offline form): SNB(CMA) best entry per data set\n\n" + standins + "\n\n"
         "Best entry = lowest challenge test score with the BER threshold post-optimised; "
         f"BER guess = stratified {n_folds}-fold CV on the training part; test score = BER + "
@@ -326,20 +328,22 @@ def table5(records, out_dir, report_cfg):
         + "\n## All entries, with and without the threshold post-optimisation\n\n"
         + to_markdown(detail, index_title="dataset")
         + "\n## Published (boulle2007 Table 5, our best entry, on the real challenge sets)\n\n"
-        + to_markdown(published, index_title="dataset")
+        + to_markdown(published, index_title="dataset"),
     )
     reproduction = out_dir / "REPRODUCTION.md"
-    reproduction.write_text(
+    write_text(
+        reproduction,
         "# Reproduction: Boullé (2007), §8, Table 5: the performance prediction challenge "
         "(stand-in run)\n\n"
         + standins
         + "\n\n0 of "
         + f"{len(published) * len(labels)} published numbers compared ("
         + f"{len(published) * len(labels)} on stand-ins, not compared). Our entries: "
-        "`table5.md`; the published Table 5 is listed there for reference only.\n"
+        "`table5.md`; the published Table 5 is listed there for reference only.\n",
     )
     tex = out_dir / "table5.tex"
-    tex.write_text(
+    write_text(
+        tex,
         to_latex(
             layout,
             caption="SNB(CMA) best entry per data set (offline form of boulle2007 Table 5)",
@@ -353,7 +357,7 @@ def table5(records, out_dir, report_cfg):
             label="tab:boulle2007:table5-detail",
             index_title="dataset",
             align="ll" + "r" * (len(labels) + 1),
-        )
+        ),
     )
     return [md, reproduction, tex]
 

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from repro import config
+from repro.evaluation.guarded import write_text
 from repro.evaluation.store import ResultsStore
 from repro.report.claims.engine import Evidence, NoRecords, Verdict, decide, read_claims
 from repro.report.escape import write_csv
@@ -184,7 +185,7 @@ def claims_lines(records: pd.DataFrame, report_cfg=None) -> list[str]:
         "## Claims",
         "",
         "The paper's sentences, quoted verbatim from `experiments/elovaara2008/claims.yaml`, each "
-        "decided by its rule (`repro.report.claims.elovaara2008`) on the records of "
+        "decided by its rule (`repro.report.papers.elovaara2008.claims`) on the records of "
         f"{CLAIMS_EXPERIMENT} (the default readings: MDL histograms with the cut-set code, "
         "EWB-10 and Shimazaki with the column out-of-range rule): "
         + ", ".join(f"{k} {int(n)}" for k, n in counts.items())
@@ -252,11 +253,12 @@ def _draw(records, out_dir, report_cfg, metric: str, name: str, ylabel: str) -> 
         else ""
     )
     prefix = f" Fewer runs (a prefix of the repetitions): {prefix}." if prefix else ""
-    md.write_text(
+    write_text(
+        md,
         f"# {report_cfg.get('title', name)}\n\n{ylabel}, mean over the runs (ordered by EWB-10)."
         f"{prefix}{variants}\n\n{to_markdown(shown, index_title='dataset', digits=4)}\n"
         f"\nAverage rank over the {len(table)} data sets (1 = best; the five methods):\n\n"
-        f"{to_markdown(avg.to_frame('average rank'), index_title='method', digits=2)}"
+        f"{to_markdown(avg.to_frame('average rank'), index_title='method', digits=2)}",
     )
     rep = write_claims(records, out_dir / "REPRODUCTION.md", report_cfg)
     return [*written, csv, md, rep]
@@ -291,7 +293,7 @@ def write_claims(records: pd.DataFrame, path: Path, report_cfg) -> Path:
     ]
     for note in report_cfg.get("notes", []):
         lines.append(f"\n- {note}")
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n")
     return path
 
 
@@ -428,16 +430,17 @@ def variant(records, out_dir, report_cfg) -> list[Path]:
     body = to_markdown(table, index_title="dataset", digits=4)
     title = report_cfg.get("title", "variant")
     md = out_dir / "variant.md"
-    md.write_text(f"# {title}\n\nMeans over the runs of 10-fold CV.\n\n{body}")
+    write_text(md, f"# {title}\n\nMeans over the runs of 10-fold CV.\n\n{body}")
     rep = out_dir / "REPRODUCTION.md"
-    rep.write_text(
+    write_text(
+        rep,
         f"# Reproduction: {title}\n\nA labelled variant of {CLAIMS_EXPERIMENT}: the same "
         "cells under another reading of the methods (conf/experiment/"
         f"{report_cfg.get('experiment', 'elovaara2008_fig1_no_cut_set_code')}.yaml). "
         f"{len(runs)} data sets, {int(runs.min()) if len(runs) else 0}–"
         f"{int(runs.max()) if len(runs) else 0} runs each{base_text}. The paper's claims are "
         f"decided on the default reading ({CLAIMS_EXPERIMENT}'s REPRODUCTION.md); per data set, "
-        f"this reading beside the default:\n\n{body}\n"
+        f"this reading beside the default:\n\n{body}\n",
     )
     return [csv, md, rep]
 

@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from repro.evaluation.guarded import write_text
 from repro.report.escape import write_csv
 from repro.report.figure_common import save  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
@@ -316,7 +317,7 @@ def write_markdown(out_dir, title: str, sections: list[tuple[str, str]]) -> Path
     for heading, body in sections:
         text += [f"## {heading}", "", body.rstrip(), ""]
     path = Path(out_dir) / "REPRODUCTION.md"
-    path.write_text("\n".join(text))
+    write_text(path, "\n".join(text))
     return path
 
 

@@ -44,8 +44,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from repro.evaluation.guarded import write_text
 from repro.registry import display_name
 from repro.report import leaderboard as lb
+from repro.report.escape import write_csv
 from repro.report.figure_common import save, sweep_plan
 from repro.report.tables import to_markdown
 
@@ -380,7 +382,7 @@ def claims_section(records: pd.DataFrame, report_cfg) -> str:
     lines = [
         "\n## The papers' claims of superiority, against the other papers' methods\n\n",
         "Each paper's sentence, quoted verbatim (`experiments/nb_benchmark/claims.yaml`), "
-        "decided by its rule (`repro.report.claims.nb_benchmark`) on these records; on our "
+        "decided by its rule (`repro.report.papers.nb_benchmark.claims`) on these records; on our "
         "data sets, not the papers'.\n\n",
     ]
     for claim in read_claims(path):
@@ -429,8 +431,8 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     fails = fails[np.array(kept, dtype=bool)]  # a boolean mask, also when there is no row
     n_folds = int(report_cfg.get("n_folds", 10))
     comp = lb.completeness(records, methods, datasets, n_folds, fails, excluded=bound)
-    comp.to_csv(out_dir / "completeness.csv")
-    fails.to_csv(out_dir / "failures.csv", index=False)
+    write_csv(comp, out_dir / "completeness.csv")
+    write_csv(fails, out_dir / "failures.csv", index=False)
     written += [out_dir / "completeness.csv", out_dir / "failures.csv"]
 
     title = report_cfg.get("title", "Head-to-head benchmark")
@@ -454,7 +456,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         if not board["ranked"].any():
             continue
         boards[metric] = board
-        board.rename_axis("method").to_csv(out_dir / f"leaderboard_{metric}.csv")
+        write_csv(board.rename_axis("method"), out_dir / f"leaderboard_{metric}.csv")
         written.append(out_dir / f"leaderboard_{metric}.csv")
     text.append("\n## Leaderboards\n\n")
     if not boards:
@@ -479,7 +481,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         )
         text.append(section)
         if bayes is not None:
-            bayes.to_csv(out_dir / "bayesian_accuracy.csv")
+            write_csv(bayes, out_dir / "bayesian_accuracy.csv")
             written.append(out_dir / "bayesian_accuracy.csv")
 
     paths, fronts = pareto_figure(records, boards, out_dir)
@@ -499,7 +501,7 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
     kind_table = None
     if "accuracy" in boards:
         kind_table = lb.by_kind(records, "accuracy", kinds, methods, min_share)
-        kind_table.to_csv(out_dir / "by_kind.csv", index=False)
+        write_csv(kind_table, out_dir / "by_kind.csv", index=False)
         written.append(out_dir / "by_kind.csv")
         text += ["\n## By kind of data\n\n", kind_section(kinds, kind_table, "accuracy")]
 
@@ -517,5 +519,5 @@ def benchmark(records: pd.DataFrame, out_dir, report_cfg) -> list[Path]:
         text.append("\n## Notes\n\n")
         text += [f"- {n}\n" for n in report_cfg["notes"]]
     md = out_dir / "LEADERBOARD.md"
-    md.write_text("".join(text))
+    write_text(md, "".join(text))
     return [md, *written]

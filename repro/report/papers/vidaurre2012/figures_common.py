@@ -21,6 +21,7 @@ import pandas as pd
 from scipy import stats
 
 from repro import config
+from repro.evaluation.guarded import write_text
 from repro.report.claims.engine import Evidence, Verdict, decide, read_claims
 from repro.report.escape import write_csv
 from repro.report.figure_common import save
@@ -99,7 +100,7 @@ def write_figure(out_dir, name: str, text: str, table: pd.DataFrame, fig) -> lis
     csv = out_dir / f"{name}.csv"
     write_csv(table, csv, index=False)
     md = out_dir / "REPRODUCTION.md"
-    md.write_text(text.rstrip() + "\n")
+    write_text(md, text.rstrip() + "\n")
     return [*paths, csv, md]
 
 
@@ -127,7 +128,7 @@ def claims_section(experiment: str, report_cfg=None) -> list[str]:
         "",
         "The paper's sentences on this figure, quoted verbatim from "
         "`experiments/vidaurre2012/claims.yaml`, each decided by its rule "
-        "(`repro.report.claims.vidaurre2012`) on the stored records:",
+        "(`repro.report.papers.vidaurre2012.claims`) on the stored records:",
         "",
     ]
     mine = [c for c in claims if c.experiment == experiment]

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from repro import config
+from repro.evaluation.guarded import write_text
 from repro.report.escape import write_csv
 from repro.report.reproduction import judge, write_reproduction
 from repro.report.tables import to_markdown
@@ -160,9 +161,10 @@ def _write_table(records, out_dir, report_cfg, table: str, name: str, datasets) 
     out_dir.mkdir(parents=True, exist_ok=True)
     md = out_dir / f"{name}.md"
     caption = report_cfg.get("caption", table)
-    md.write_text(
+    write_text(
+        md,
         f"# {caption}\n\nOurs: mean ± sd over the runs (published in brackets).\n\n"
-        + to_markdown(layout(summ, reported, table, datasets), index_title="quantity: data set")
+        + to_markdown(layout(summ, reported, table, datasets), index_title="quantity: data set"),
     )
     csv = out_dir / f"{name}_summary.csv"
     write_csv(summ, csv, index=False)
@@ -233,11 +235,12 @@ def table4(records, out_dir, report_cfg) -> list[Path]:
         .rename(columns={"published": "published p", "reproduced": "our p"})
         .map(lambda p: f"{p:.3g}")
     )
-    md.write_text(
+    write_text(
+        md,
         f"# {report_cfg.get('caption', 'Table 4')}\n\n"
         f"{len(errors)} data sets: {', '.join(errors.index)}; Friedman χ² = "
         f"{stat['chi2']:.3f}, p = {stat['chi2_pvalue']:.3g}.\n\n"
-        + to_markdown(shown, index_title="pair")
+        + to_markdown(shown, index_title="pair"),
     )
     rep = write_reproduction(
         comp,

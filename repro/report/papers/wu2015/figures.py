@@ -50,7 +50,9 @@ import pandas as pd  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from repro import config  # noqa: E402
+from repro.evaluation.guarded import write_text
 from repro.report.escape import write_csv
+from repro.report.figure_files import save_figure
 from repro.report.reproduction import compare_reported, judge, one_split_aggregates  # noqa: E402
 from repro.report.tables import to_markdown  # noqa: E402
 
@@ -349,8 +351,8 @@ def write_table_outputs(out_dir, stem: str, md: str, report: str, table) -> list
         out_dir / "REPRODUCTION.md",
         out_dir / f"{stem}_side_by_side.csv",
     ]
-    paths[0].write_text(md + "\n")
-    paths[1].write_text(report)
+    write_text(paths[0], md + "\n")
+    write_text(paths[1], report)
     write_csv(table, paths[2], index=False)
     return paths
 
@@ -611,7 +613,7 @@ def save_with_means(fig, mean: pd.DataFrame, out_dir, name: str) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf", out_dir / f"{name}.csv"]
     for path in paths[:2]:
-        fig.savefig(path, dpi=150)
+        save_figure(fig, path, dpi=150)
     plt.close(fig)
     write_csv(mean, paths[2], index=False)
     return paths
