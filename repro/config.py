@@ -139,8 +139,14 @@ def register_dataset_configs() -> None:
     for entry in catalog().values():
         if (conf_dir / f"{entry.name}.yaml").exists():
             continue
-        params = {k: jsonable(v) for k, v in entry.params.items()}
-        store.store(group="dataset", name=entry.name, node={"name": entry.name, **params})
+        node = {"name": entry.name, **{k: jsonable(v) for k, v in entry.params.items()}}
+        if _REGISTERED.get(entry.name) != node:  # stored once per process (each compose asks)
+            store.store(group="dataset", name=entry.name, node=node)
+            _REGISTERED[entry.name] = node
+
+
+#: the dataset options this process has put in Hydra's config store
+_REGISTERED: dict[str, dict] = {}
 
 
 def compose(overrides: list[str] = (), return_hydra_config: bool = False) -> DictConfig:

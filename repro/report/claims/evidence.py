@@ -229,14 +229,29 @@ def equivalence_ci(
     return verdict, text
 
 
+#: (records, its test rows by (metric, method)) of the last frames compared, by ``id``: the
+#: rules compare hundreds of pairs of one experiment's records (read-only frames)
+_TEST_GROUPS: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _test_groups(records: pd.DataFrame) -> dict:
+    """The test rows of ``records`` by (metric, method), row order kept, found once per frame."""
+    hit = _TEST_GROUPS.get(id(records))
+    if hit is None or hit[0] is not records:
+        test = records[records["split"] == "test"]
+        groups = dict(iter(test.groupby(["metric", "method"], sort=False)))
+        if len(_TEST_GROUPS) >= 16:
+            _TEST_GROUPS.pop(next(iter(_TEST_GROUPS)))
+        hit = _TEST_GROUPS[id(records)] = (records, groups)
+    return hit[1]
+
+
 def pair_test_records(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
     """The test records of ``metric`` of methods ``a`` and ``b`` (on ``datasets`` when given);
-    a ValueError when either has none."""
-    sub = records[
-        records["method"].isin([a, b])
-        & (records["split"] == "test")
-        & (records["metric"] == metric)
-    ]
+    a ValueError when either has none. Rows in the order of ``records``."""
+    groups = _test_groups(records)
+    parts = [groups[(metric, m)] for m in dict.fromkeys((a, b)) if (metric, m) in groups]
+    sub = pd.concat(parts).sort_index() if parts else records.iloc[:0]
     if datasets is not None:
         sub = sub[sub["dataset"].isin(list(datasets))]
     for m in (a, b):
