@@ -88,6 +88,11 @@ BENCHMARKS = {
         "one stable argsort per column",
         r"floor = [0-9.]+ serial, ([0-9.]+) per core",
     ),
+    "bench_report_all": Headline(
+        "python -m repro.report all, packed results / one file per cell (wall)",
+        "the code and results before packing",
+        r"= ratio ([0-9.]+)",
+    ),
     "bench_scale": Headline(
         "fnb_khiops (n_jobs=1) / Khiops CPU time, waveform 5000 + 10k F(2D)",
         "Khiops 11",
