@@ -276,7 +276,9 @@ def read_checked(path, *, quarantine: bool = False, require=()) -> pd.DataFrame 
             raise KeyError(f"not a record file: no column {missing}")
     except FileNotFoundError:
         packed = _packed_table(path)
-        return None if packed is None else packed.to_pandas()
+        if packed is None or not set(require) <= set(packed.column_names):
+            return None
+        return packed.to_pandas()
     except READ_ERRORS as exc:
         if quarantine:
             quarantine_file(path, f"{type(exc).__name__}: {exc}")

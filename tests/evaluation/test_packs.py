@@ -88,6 +88,7 @@ def test_a_packed_folder_reads_exactly_as_its_loose_files(folder):
     assert not loose_files(folder) and sorted(p.name for p in folder.iterdir()) == [PACK_NAME]
     _same_reads(folder, files, whole, subfolders)
     assert read_checked(folder / "wine" / "nb.parquet")["p_alpha"].dtype == np.int64  # not float
+    assert read_checked(folder / "iris" / "nb.parquet", require=("p_lambda_",)) is None
     assert is_current(folder / "iris" / "snb.parquet", "h2")
     assert not is_current(folder / "iris" / "snb.parquet", "h1")
     assert not is_current(folder / "iris" / "lr.parquet", "h2")
