@@ -81,7 +81,10 @@ def test_ctrl_c_keeps_the_finished_folds_and_says_how_to_resume(tmp_path):
     )  # fmt: skip
     parts = tmp_path / "results/default/letter/nb_gaussian__protocol=cv10x30.parts"
     deadline = time.time() + 120
-    while time.time() < deadline and not (parts.is_dir() and len(list(parts.iterdir())) >= 2):
+    # finished checkpoints only: a fold being written is a hidden temporary file beside them
+    while time.time() < deadline and not (
+        parts.is_dir() and len(list(parts.glob("*.parquet"))) >= 2
+    ):
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
