@@ -93,7 +93,7 @@ class Pack:
     def table(self, name: str) -> pa.Table:
         """The table of entry ``name``, as its file held it (columns, types, metadata)."""
         entry = self.entries[name]
-        schema = _with_rows(self.schemas[entry.schema], entry.rows)
+        schema = _range_rows(self.schemas[entry.schema], None, entry.rows)
         rows = self._all().slice(entry.offset, entry.rows)
         columns = []
         for field in schema:
@@ -255,7 +255,7 @@ def _write_pack(tables: dict[str, pa.Table], path: Path) -> None:
     schemas: list[bytes] = []
     entries, plain, offset = [], [], 0
     for name, table in tables.items():
-        key = _without_rows(table.schema, table.num_rows).serialize().to_pybytes()
+        key = _range_rows(table.schema, table.num_rows, None).serialize().to_pybytes()
         if key not in schemas:
             schemas.append(key)
         entries.append([name, schemas.index(key), offset, table.num_rows])
@@ -288,20 +288,13 @@ def _plain_range(rows: int | None):
     return [{"kind": "range", "name": None, "start": 0, "stop": rows, "step": 1}]
 
 
-def _without_rows(schema: pa.Schema, rows: int) -> pa.Schema:
-    """``schema`` with a pandas RangeIndex of ``rows`` rows written without its length."""
+def _range_rows(schema: pa.Schema, old: int | None, new: int | None) -> pa.Schema:
+    """``schema`` with its pandas RangeIndex of ``old`` rows given ``new`` rows (None: written
+    without its length, as a pack stores it); other schemas unchanged."""
     pandas = _pandas_meta(schema)
-    if pandas is None or pandas.get("index_columns") != _plain_range(rows):
+    if pandas is None or pandas.get("index_columns") != _plain_range(old):
         return schema
-    pandas["index_columns"] = _plain_range(None)
-    return schema.with_metadata({**schema.metadata, b"pandas": json.dumps(pandas).encode()})
-
-
-def _with_rows(schema: pa.Schema, rows: int) -> pa.Schema:
-    pandas = _pandas_meta(schema)
-    if pandas is None or pandas.get("index_columns") != _plain_range(None):
-        return schema
-    pandas["index_columns"] = _plain_range(rows)
+    pandas["index_columns"] = _plain_range(new)
     return schema.with_metadata({**schema.metadata, b"pandas": json.dumps(pandas).encode()})
 
 

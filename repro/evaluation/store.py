@@ -18,6 +18,7 @@ configuration, once, with its configuration hash (and its artefacts when it has 
 
 from __future__ import annotations
 
+import shutil
 import warnings
 from pathlib import Path
 
@@ -69,23 +70,6 @@ class ResultsStore:
 
     def checkpoints(self, cell: Cell) -> Path:
         return cell.parts_path(self.root)
-
-    def failure_file(self, cell: Cell, name: str | None = None) -> Path:
-        return cell.failure_path(self.root, name)
-
-    def experiments(self) -> list[str]:
-        """The experiment folders of the root (sorted)."""
-        if not self.root.is_dir():
-            return []
-        return sorted(p.name for p in self.root.iterdir() if p.is_dir())
-
-    def failures(self, experiment: str) -> list[Path]:
-        """The error files of an experiment's failed cells."""
-        return sorted(self.folder(experiment).glob("*/*.error.json"))
-
-    def running(self, experiment: str) -> list[Path]:
-        """The checkpoint folders of an experiment's unfinished cells."""
-        return sorted(self.folder(experiment).glob("*/*.parts"))
 
     # -- reading -------------------------------------------------------------------------------
     def exists(self, path) -> bool:
@@ -171,8 +155,6 @@ class ResultsStore:
 
     def save_cell(self, cell: Cell, records: pd.DataFrame, artefacts=None) -> None:
         """A finished cell: its artefacts, then its records, then its checkpoints removed."""
-        import shutil
-
         if artefacts is not None:
             write_atomic(artefacts, self.artefact_file(cell))
         write_atomic(check_records(records), self.cell_file(cell))

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from repro.config import experiment_names, paths
+from repro.report.schema import refuse_unknown_keys
 
 #: key → what it holds, at the top level of paper.yaml
 PAPER_KEYS = {
@@ -35,15 +36,7 @@ ITEM_KEYS = {
 def check_keys(path: Path, where: str, entry: dict, valid: dict) -> None:
     """Refuse a key of ``entry`` not in ``valid``: a ValueError such as "…/paper.yaml: unknown
     key 'tittle' (did you mean 'title'?); valid keys: items, order, title"."""
-    unknown = [str(key) for key in entry if key not in valid]
-    if not unknown:
-        return
-    key = unknown[0]
-    close = difflib.get_close_matches(key, valid, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(
-        f"{path}: unknown {where}key {key!r}{hint}; valid keys: {', '.join(sorted(valid))}"
-    )
+    refuse_unknown_keys(str(path), f"{where}key", entry, valid)
 
 
 def check_item(path: Path, n: int, entry, known: set[str]) -> dict:

@@ -55,15 +55,18 @@ REPORT_KEYS = {
 def check_report_section(experiment: str, report) -> None:
     """Refuse a ``report:`` key that no report reads: a ValueError such as "experiment 'x':
     unknown report key 'reported_table' (did you mean 'reported_tables'?); valid keys: …"."""
-    if not report:
-        return
-    unknown = [str(key) for key in report if key not in REPORT_KEYS]
+    if report:
+        refuse_unknown_keys(f"experiment {experiment!r}", "report key", report, REPORT_KEYS)
+
+
+def refuse_unknown_keys(owner: str, what: str, entry, valid) -> None:
+    """A ValueError "<owner>: unknown <what> 'x' (did you mean 'y'?); valid keys: …" for the
+    first key of ``entry`` not in ``valid``; nothing when every key is valid."""
+    unknown = [str(key) for key in entry if key not in valid]
     if not unknown:
         return
     key = unknown[0]
-    close = difflib.get_close_matches(key, REPORT_KEYS, n=1)
+    close = difflib.get_close_matches(key, list(valid), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(
-        f"experiment {experiment!r}: unknown report key {key!r}{hint}; valid keys: "
-        f"{', '.join(sorted(REPORT_KEYS))}"
-    )
+    listing = ", ".join(sorted(valid))
+    raise ValueError(f"{owner}: unknown {what} {key!r}{hint}; valid keys: {listing}")
