@@ -34,6 +34,7 @@ report prints next to the verdict. Nothing here reads records or files.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -301,7 +302,9 @@ def win_count(
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def _fisher(published: int, n_published: int, ours: int, n_ours: int) -> float:
+    """Fisher's exact p of the 2 × 2 table (cached: the accepted ranges ask for the same tables)."""
     table = [[published, n_published - published], [ours, n_ours - ours]]
     return float(stats.fisher_exact(table).pvalue)
 

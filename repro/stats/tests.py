@@ -18,15 +18,17 @@ References
 from __future__ import annotations
 
 import itertools
+import math
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from repro.stats.configurations import refuse_pooled
+from repro.stats.configurations import pooled_configurations, refuse_pooled
 
 __all__ = [
+    "FoldCube",
     "PairedTResult",
     "average_ranks",
     "friedman",
@@ -34,6 +36,9 @@ __all__ = [
     "missing_lines",
     "missing_values",
     "empty_cells",
+    "cube_pair",
+    "fold_cube",
+    "pair_outcomes",
     "paired_t_wins_losses",
     "rank_table",
     "tie_values",
@@ -299,6 +304,143 @@ def paired_t_wins_losses(
         for m in methods
     ]
     return PairedTResult(details=details, summary=summary)
+
+
+class FoldCube(NamedTuple):
+    """One metric's test values of every method, grouped once (:func:`fold_cube`)."""
+
+    means: pd.DataFrame  # data sets × methods: metric_table's means (over the raw rows)
+    present: pd.DataFrame  # data sets × methods: True where the method has rows there
+    cells: np.ndarray  # (data set, repetition, fold) rows × methods: the mean per fold
+    columns: dict  # method → its column of ``cells``
+    blocks: dict  # data set → (start, stop) of its rows in ``cells``
+    pooled: dict  # method → its configurations, for a method holding several
+    metric: str = ""  # the metric whose values these are
+
+
+def fold_cube(records: pd.DataFrame, metric: str, split: str | None = "test") -> FoldCube:
+    """The :class:`FoldCube` of ``metric``: what :func:`pair_outcomes` needs of every pair of
+    methods, computed once for all of them (a ValueError when the records lack a column or the
+    metric, as :func:`metric_table`)."""
+    sub = _check_records(records, metric, split)
+    ds_codes, ds_names = pd.factorize(sub["dataset"], sort=True)
+    m_codes, m_names = pd.factorize(sub["method"], sort=True)
+    folds, f_codes = np.unique(
+        np.stack([sub["repetition"].to_numpy(), sub["fold"].to_numpy()], axis=1),
+        axis=0,
+        return_inverse=True,
+    )
+    n_ds, n_f, n_m = len(ds_names), len(folds), len(m_names)
+    values = sub["value"].to_numpy(float)
+    by_dataset = ds_codes * n_m + m_codes
+    by_fold = (ds_codes * n_f + f_codes.ravel()) * n_m + m_codes
+    means = _group_means(by_dataset, values, n_ds * n_m).reshape(n_ds, n_m)
+    present = np.bincount(by_dataset, minlength=n_ds * n_m).reshape(n_ds, n_m) > 0
+    return FoldCube(
+        means=pd.DataFrame(means, index=pd.Index(ds_names, name="dataset"), columns=m_names),
+        present=pd.DataFrame(present, index=pd.Index(ds_names, name="dataset"), columns=m_names),
+        cells=_group_means(by_fold, values, n_ds * n_f * n_m).reshape(n_ds * n_f, n_m),
+        columns={m: i for i, m in enumerate(m_names)},
+        blocks={d: (i * n_f, (i + 1) * n_f) for i, d in enumerate(ds_names)},
+        pooled=pooled_configurations(sub),
+        metric=metric,
+    )
+
+
+def _group_means(groups: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """The mean of the non-NaN ``values`` of each group 0..n_groups−1 (NaN where none), its sum
+    exactly rounded (:func:`math.fsum`): a mean depends on the group's values only, not on their
+    order nor on the other groups, so two methods with the same fold values have the same mean
+    and a paired difference of exactly 0 (a tie the Wilcoxon test drops)."""
+    out = np.full(n_groups, np.nan)
+    keep = ~np.isnan(values)
+    groups, values = groups[keep], values[keep]
+    if not groups.size:
+        return out
+    order = np.argsort(groups, kind="stable")
+    groups, values = groups[order], values[order]
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    stops = np.r_[starts[1:], groups.size]
+    single = stops - starts == 1
+    out[groups[starts[single]]] = values[starts[single]]
+    for start, stop in zip(starts[~single], stops[~single]):
+        out[groups[start]] = math.fsum(values[start:stop]) / (stop - start)
+    return out
+
+
+def cube_pair(
+    cube: FoldCube,
+    a: str,
+    b: str,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    datasets=None,
+) -> pd.DataFrame:
+    """:func:`pair_outcomes` of ``a`` against ``b`` read from a :class:`FoldCube` (on
+    ``datasets`` when given); a ValueError when either method has no rows there, or holds
+    several configurations (a mean over them would pool them)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    if a == b:
+        raise ValueError(f"a method is not compared with itself: a = b = {a!r}")
+    rows_of = cube.present.index if datasets is None else cube.present.index.intersection(
+        pd.Index(list(datasets)), sort=False
+    )  # fmt: skip
+    for m in (a, b):
+        if m not in cube.present.columns or not cube.present.loc[rows_of, m].any():
+            raise ValueError(f"no test records of {m!r} for {cube.metric!r}")
+    pooled = {m: cube.pooled[m] for m in (a, b) if m in cube.pooled}
+    if pooled:
+        listing = "; ".join(f"{m}: {', '.join(labels)}" for m, labels in pooled.items())
+        raise ValueError(
+            f"the records hold several configurations of one method ({listing}); a table of "
+            "means would pool them. Select one configuration, or relabel each with "
+            "repro.stats.configurations.configuration_labels"
+        )
+    means = cube.means.loc[cube.means.index.isin(rows_of), [a, b]].dropna()
+    ia, ib = cube.columns[a], cube.columns[b]
+    rows = []
+    for dataset, (mean_a, mean_b) in zip(means.index, means.to_numpy(float)):
+        start, stop = cube.blocks[dataset]
+        block = cube.cells[start:stop]
+        both = ~np.isnan(block[:, ia]) & ~np.isnan(block[:, ib])
+        ref, oth = block[both, ia], block[both, ib]
+        t, p = _paired_t(ref, oth)
+        mean_ref = float(np.mean(ref)) if ref.size else float("nan")
+        mean_oth = float(np.mean(oth)) if oth.size else float("nan")
+        outcome = "tie"
+        if np.isfinite(p) and p < alpha and mean_ref != mean_oth:
+            ahead = mean_ref > mean_oth if higher_is_better else mean_ref < mean_oth
+            outcome = "win" if ahead else "loss"
+        rows.append((float(mean_a), float(mean_b), int(ref.size), t, p, outcome))
+    columns = ["mean_a", "mean_b", "n_pairs", "t", "p_value", "outcome"]
+    return pd.DataFrame(rows, columns=columns, index=pd.Index(means.index, name="dataset"))
+
+
+def pair_outcomes(
+    records: pd.DataFrame,
+    a: str,
+    b: str,
+    metric: str,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    split: str | None = "test",
+) -> pd.DataFrame:
+    """Method ``a`` against ``b`` per data set, in one pass: what :func:`metric_table` and
+    :func:`paired_t_wins_losses` (reference ``a``) give for this pair, on the data sets where
+    both have a value.
+
+    Returns one row per such data set (index ``dataset``, sorted) with ``mean_a`` and ``mean_b``
+    (the means of :func:`metric_table`: over each method's folds with a value), ``n_pairs``,
+    ``t``, ``p_value`` and ``outcome`` (win / loss / tie for ``a``: the paired t-test over the
+    (repetition, fold) pairs where both have a value, means over those pairs compared, as
+    :func:`paired_t_wins_losses` decides). Many pairs of one frame: build its
+    :func:`fold_cube` once and read each pair with :func:`cube_pair`.
+    """
+    sub = _check_records(records, metric, split)
+    return cube_pair(
+        fold_cube(sub[sub["method"].isin([a, b])], metric, split), a, b, alpha, higher_is_better
+    )
 
 
 def empty_cells(table: pd.DataFrame, limit: int = 5) -> str:

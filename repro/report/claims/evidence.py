@@ -33,7 +33,14 @@ import pandas as pd
 from scipy import stats
 
 from repro.report.claims.engine import Verdict
-from repro.stats.tests import metric_table, paired_t_wins_losses
+from repro.stats.tests import (
+    RANK_RTOL,
+    FoldCube,
+    cube_pair,
+    fold_cube,
+    metric_table,
+    tie_values,
+)
 
 ALPHA = 0.05
 #: the fewest data sets on which the two-sided Wilcoxon test can reach α = 0.05
@@ -87,34 +94,40 @@ def compare(
     datasets=None,
 ) -> Comparison:
     """:class:`Comparison` of ``a`` and ``b`` on the data sets where both ran (or ``datasets``)."""
-    sub = pair_test_records(records, a, b, metric, datasets)
-    table = metric_table(sub, metric).reindex(columns=[a, b]).dropna()
-    if table.empty:
+    pairs = cube_pair(_cube(records, metric, a), a, b, ALPHA, higher_is_better, datasets)
+    if pairs.empty:
         raise ValueError(f"{a!r} and {b!r} share no data set")
-    sub = sub[sub["dataset"].isin(table.index)]
-    details = paired_t_wins_losses(
-        sub, a, metric, alpha=ALPHA, higher_is_better=higher_is_better
-    ).details
-    outcome = details.loc[details["method"] == b, "outcome"]
-    diff = table[a].to_numpy() - table[b].to_numpy()
+    outcome = pairs["outcome"]
+    diff = signed_differences(pairs["mean_a"].to_numpy(), pairs["mean_b"].to_numpy())
     if not higher_is_better:
         diff = -diff
     p = np.nan
-    if len(table) >= MIN_WILCOXON:
+    if len(pairs) >= MIN_WILCOXON:
         p = 1.0 if not np.any(diff) else float(stats.wilcoxon(diff).pvalue)
     return Comparison(
         a=a,
         b=b,
         metric=metric,
-        n_datasets=len(table),
+        n_datasets=len(pairs),
         wins=int((outcome == "win").sum()),
         losses=int((outcome == "loss").sum()),
-        mean_a=float(table[a].mean()),
-        mean_b=float(table[b].mean()),
+        mean_a=float(pairs["mean_a"].mean()),
+        mean_b=float(pairs["mean_b"].mean()),
         p_wilcoxon=p,
         a_ahead=bool(np.sum(diff > 0) > np.sum(diff < 0)),
         b_ahead=bool(np.sum(diff < 0) > np.sum(diff > 0)),
     )
+
+
+def signed_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x − y per data set, summation noise taken out (as :func:`repro.stats.tests.wilcoxon_pairs`
+    does): a difference within :data:`~repro.stats.tests.RANK_RTOL` of the values is 0 (a tie
+    Wilcoxon's test drops), and magnitudes equal within it are made equal (tied ranks), so that
+    neither a test nor a count of who is ahead turns on the last bits of a mean."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    diff = x - y
+    diff[np.abs(diff) <= RANK_RTOL * np.maximum(np.abs(x), np.abs(y))] = 0.0
+    return np.sign(diff) * tie_values(np.abs(diff))
 
 
 def better_verdict(c: Comparison) -> str:
@@ -244,6 +257,28 @@ def _test_groups(records: pd.DataFrame) -> dict:
             _TEST_GROUPS.pop(next(iter(_TEST_GROUPS)))
         hit = _TEST_GROUPS[id(records)] = (records, groups)
     return hit[1]
+
+
+_CUBES: dict[int, tuple[pd.DataFrame, dict]] = {}
+
+
+def _cube(records: pd.DataFrame, metric: str, method: str) -> FoldCube:
+    """The :func:`~repro.stats.tests.fold_cube` of ``metric``'s test rows, built once per frame
+    and metric (the claims compare many pairs of one frame); a ValueError naming ``method``
+    when the records hold no test row of ``metric``."""
+    hit = _CUBES.get(id(records))
+    if hit is None or hit[0] is not records:
+        if len(_CUBES) >= 16:
+            _CUBES.pop(next(iter(_CUBES)))
+        hit = _CUBES[id(records)] = (records, {})
+    cubes = hit[1]
+    if metric not in cubes:
+        groups = _test_groups(records)
+        parts = [g for (m, _), g in groups.items() if m == metric]
+        if not parts:
+            raise ValueError(f"no test records of {method!r} for {metric!r}")
+        cubes[metric] = fold_cube(pd.concat(parts).sort_index(), metric)
+    return cubes[metric]
 
 
 def pair_test_records(records: pd.DataFrame, a: str, b: str, metric: str, datasets=None):
