@@ -9,7 +9,7 @@ The lock of ``<cell>.parquet`` is the file ``<cell>.lock`` beside it, holding
 hard-linked into place (only one process can create it, and it is never seen empty or half
 written; where the file system has no hard links, ``O_CREAT | O_EXCL``). It is removed when its
 holder is done (only by its holder: the token). A lock is *stale*, and the next process that
-wants it renames it away (an atomic rename: one process wins) and takes it, when
+wants it renames it away and takes it, when
 
 - its holder is a process of this host that no longer runs (killed, ``kill -9``, a crashed node
   restarted), or whose pid now belongs to another process (another start time: a reused pid,
@@ -17,7 +17,9 @@ wants it renames it away (an atomic rename: one process wins) and takes it, when
   not hold it;
 - it is empty or unreadable (a disk that filled while it was written, a hand edit).
 
-A lock naming pid 0 is stale too. A lock of another host cannot be checked that way; its waiter
+A lock naming pid 0 is stale too. The processes that break one lock take turns (a ``flock`` in
+this host's temporary folder, :func:`breaker_guard_path`), so that none removes a fresh lock taken
+after the stale one was broken. A lock of another host cannot be checked that way; its waiter
 says which host and process hold it and the command that removes it, for a lock left by a dead
 process of another host (``rm <cell>.lock``). A
 lock that cannot be created at all (a read-only results folder, a full disk) is not taken: the
@@ -27,10 +29,13 @@ work goes on unlocked, as before locks existed.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
 import os
 import secrets
 import socket
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -129,17 +134,54 @@ def is_stale(lock: Path, content: str) -> bool:
     return False
 
 
-def _break(lock: Path, content: str) -> None:
-    """Remove the stale lock that held ``content`` (unless another process took it meanwhile)."""
-    grave = lock.with_name(f"{lock.name}.stale-{uuid.uuid4().hex[:8]}")
+def breaker_guard_path(lock: Path) -> Path:
+    """The file whose ``flock`` serialises the breakers of ``lock``: in this host's temporary
+    folder (every process that may break a lock runs on the holder's host, see :func:`is_stale`),
+    named by the lock's absolute path, so that nothing is left in the results folder."""
+    digest = hashlib.sha256(os.path.abspath(lock).encode()).hexdigest()[:24]
+    return Path(tempfile.gettempdir()) / f"repro-lock-breakers-{os.getuid()}" / f"{digest}.guard"
+
+
+@contextlib.contextmanager
+def _one_breaker(lock: Path):
+    """Hold the exclusive ``flock`` of :func:`breaker_guard_path` (released by the kernel if
+    its holder dies, so it is never stale); yields False where it cannot be taken."""
+    guard = breaker_guard_path(lock)
     try:
-        os.rename(lock, grave)
-    except FileNotFoundError:
-        return  # another waiter removed it first
-    if _read(grave) != content:  # a fresh lock taken in between: give it back
-        with contextlib.suppress(FileExistsError, FileNotFoundError):
-            os.link(grave, lock)
-    grave.unlink(missing_ok=True)
+        guard.parent.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(guard, os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:
+        yield False
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield True
+    finally:
+        os.close(fd)  # releases the flock
+
+
+def break_stale(lock: Path, content: str) -> None:
+    """Remove the stale lock that held ``content``, unless it holds something else by now.
+
+    The breakers of one lock take turns (:func:`_one_breaker`): each reads the lock again under
+    the guard and renames it away only while it still holds ``content``. Nothing else can
+    replace a lock that exists (it is created by a hard link or ``O_EXCL``) and its dead holder
+    no longer releases it, so the lock renamed is the stale one: a breaker never removes a live
+    lock taken meanwhile (unserialised, a breaker that renamed a fresh lock away could fail to
+    put it back when a third process created one in between, and two processes held the cell).
+    """
+    with _one_breaker(lock) as serialised:
+        if _read(lock) != content:
+            return  # broken by another breaker, and maybe taken, meanwhile
+        grave = lock.with_name(f"{lock.name}.stale-{uuid.uuid4().hex[:8]}")
+        try:
+            os.rename(lock, grave)
+        except FileNotFoundError:
+            return
+        if not serialised and _read(grave) != content:  # no guard on this host (an unwritable
+            with contextlib.suppress(FileExistsError, FileNotFoundError):  # temporary folder):
+                os.link(grave, lock)  # give back a fresh lock renamed by mistake
+        grave.unlink(missing_ok=True)
 
 
 def _create(lock: Path, content: str) -> bool | None:
@@ -218,7 +260,7 @@ def _holding(lock: Path, key: str, me: int, owner: str, start: float, timeout, w
             continue
         if is_stale(lock, content):
             print(f"removing the stale lock {lock} ({content.strip()!r})", file=sys.stderr)
-            _break(lock, content)
+            break_stale(lock, content)
             continue
         if not told:
             holder = content.split()

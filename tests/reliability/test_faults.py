@@ -21,8 +21,8 @@ import pandas as pd
 import pytest
 
 from repro.datasets.dataset import Dataset, DatasetUnavailableError
-from repro.evaluation import runner
-from repro.evaluation.locks import cell_lock, lock_path
+from repro.evaluation import locks, runner
+from repro.evaluation.locks import break_stale, breaker_guard_path, cell_lock, lock_path
 from repro.evaluation.records import CorruptFileWarning, read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,6 +161,56 @@ def test_a_stale_lock_is_recovered_and_a_live_one_waited_for(tmp_path, monkeypat
     assert time.monotonic() - start >= 0.25 and len(calls) == 10
     thread.join()
     assert not lock.exists()
+
+
+def test_a_breaker_never_removes_a_fresh_lock_taken_meanwhile(tmp_path, monkeypatch):
+    """The interleaving that gave a cell two holders: A reads the stale lock S; B breaks it and
+    C takes a fresh one; A breaks "S" late; D creates a lock in A's rename window. Unserialised,
+    A renamed C's lock away, failed to link it back (D's was there) and deleted it: C and D both
+    held the cell. Now A reads the lock again under the breakers' guard and leaves C's alone."""
+    lock = tmp_path / "cell.lock"
+    stale = f"{_dead_pid()} {socket.gethostname()}\n"
+    fresh = f"{os.getpid()} {socket.gethostname()} 1.00 c0ffee\n"
+    lock.write_text(fresh)  # B broke S and C took the cell
+    rename = os.rename
+
+    def d_creates_in_the_window(src, dst):  # D's create lands right after any rename of A
+        rename(src, dst)
+        Path(src).write_text("D\n")
+
+    monkeypatch.setattr(locks.os, "rename", d_creates_in_the_window)
+    break_stale(lock, stale)  # A, late
+    assert lock.read_text() == fresh  # C still holds it; D's create would fail
+    assert [p.name for p in tmp_path.iterdir()] == ["cell.lock"]
+
+
+def test_two_breakers_of_one_stale_lock_leave_it_to_one_taker(tmp_path):
+    lock = tmp_path / "cell.lock"
+    stale = f"{_dead_pid()} {socket.gethostname()}\n"
+    lock.write_text(stale)
+    for _ in range(20):  # both break, then both try to take it: exactly one wins each round
+        lock.write_text(stale)
+        barrier, won = threading.Barrier(2), []
+
+        def breaker(name, barrier=barrier, won=won):
+            barrier.wait()
+            break_stale(lock, stale)
+            try:
+                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                return
+            os.close(fd)
+            won.append(name)
+
+        threads = [threading.Thread(target=breaker, args=(n,)) for n in "AB"]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert len(won) == 1
+        lock.unlink()
+    guard = breaker_guard_path(lock)  # the guard lives outside the results folder
+    assert guard.is_file() and tmp_path not in guard.parents
 
 
 def test_a_lock_is_reentrant_within_a_thread(tmp_path):

@@ -302,6 +302,8 @@ class NominalReader:
     def _check_same_type(self, read, values, column: str) -> None:
         """No value matched: refuse when they are all of another type than at fit (a type
         change, not new categories), e.g. booleans given as 0/1 or numbers given as words."""
+        if not len(self.categories):  # no value at fit: any value now is unseen (missing)
+            return
         given = {family for _, family in read}
         as_read = {_reading_family(k, f) for k, f in read}
         trained = {_reading_family(k, f) for k, f in zip(self.keys, self._families_of_keys())}

@@ -275,7 +275,10 @@ class TabularEncoder:
                 if isinstance(dtype, pd.CategoricalDtype) or is_bool_dtype(dtype):
                     mask[k] = True
                 elif not is_numeric_dtype(dtype):
-                    mask[k] = not looks_numeric(frame.iloc[:, k])
+                    # text with no value at fit is nominal with no category: what it holds at
+                    # predict is unseen, hence missing, as for any nominal column
+                    column = frame.iloc[:, k]
+                    mask[k] = not column.notna().any() or not looks_numeric(column)
             return mask
         if spec is None:
             return np.zeros(n_features, bool)
