@@ -402,10 +402,41 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
+        wrong = mistyped_columns(table.schema)
+        if wrong:
+            warnings.warn(
+                f"skipped {file}: record column(s) of the wrong type ({'; '.join(wrong)})",
+                CorruptFileWarning,
+                stacklevel=2,
+            )
+            continue
         tables.append(_named_rows(table, file))
     if not tables:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
     return concat_tables_as_pandas(tables)
+
+
+def _arrow_kind_ok(kind: str, dtype: pa.DataType) -> bool:
+    if pa.types.is_null(dtype):  # a column with no value at all
+        return True
+    if pa.types.is_dictionary(dtype):
+        dtype = dtype.value_type
+    if kind == "text":
+        return pa.types.is_string(dtype) or pa.types.is_large_string(dtype)
+    # integer and number: a number either way (artefact files store counts as floats, NaN where
+    # a row has none); what breaks a reader is text where a number belongs, and the reverse
+    return pa.types.is_floating(dtype) or pa.types.is_integer(dtype)
+
+
+def mistyped_columns(schema: pa.Schema) -> list[str]:
+    """The columns of :data:`COLUMN_KINDS` in ``schema`` that do not hold their kind (text, or a
+    number for "integer" and "number"), each as "name: kind expected, type found" (a record file
+    written by another program, or by hand)."""
+    return [
+        f"{name}: {kind} expected, {schema.field(name).type} found"
+        for name, kind in COLUMN_KINDS.items()
+        if name in schema.names and not _arrow_kind_ok(kind, schema.field(name).type)
+    ]
 
 
 def _named_rows(table: pa.Table, file) -> pa.Table:

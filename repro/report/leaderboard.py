@@ -316,7 +316,9 @@ def failures(folder) -> pd.DataFrame:
     for path in sorted(folder.glob("*/*.error.json")):
         try:
             payload = json.loads(path.read_text())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # unreadable, not JSON, nested too deep
+            payload = {}
+        if not isinstance(payload, dict):  # a list, a number: not an error file of ours
             payload = {}
         method = str(payload.get("method") or path.name.split(".")[0])
         status = str(payload.get("status") or "failed").lower()

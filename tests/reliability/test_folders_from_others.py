@@ -243,3 +243,36 @@ def test_checking_a_data_set_name_reads_no_data_file(tmp_path, monkeypatch):
     monkeypatch.setattr(local, "read_table", refuse)
     monkeypatch.setattr(entries, "_file_stats", refuse)
     assert resolve_overrides(["dataset=iris,huge"]) == ["dataset=iris,huge"]
+
+
+def test_a_record_file_of_the_wrong_types_is_skipped_naming_the_column(tmp_path):
+    from repro.evaluation.records import CorruptFileWarning
+
+    folder = tmp_path / "exp" / "iris"
+    folder.mkdir(parents=True)
+    good = {"method": ["nb"], "dataset": ["iris"], "metric": ["accuracy"], "value": [0.9]}
+    pd.DataFrame(good).to_parquet(folder / "nb.parquet")
+    pd.DataFrame({**good, "method": ["nb_ef"], "value": ["0.8x"]}).to_parquet(
+        folder / "nb_ef.parquet"
+    )  # text where the value belongs: "agg function failed" inside pandas before
+    pd.DataFrame({**good, "method": ["snb"], "fold": [1.0]}).to_parquet(folder / "snb.parquet")
+    with pytest.warns(CorruptFileWarning, match=r"nb_ef.parquet: record column\(s\) of the wrong "
+                      r"type \(value: number expected, (large_)?string found\)"):  # fmt: skip
+        frame = read_records(tmp_path / "exp")
+    assert frame["method"].tolist() == ["nb", "snb"]  # a count stored as a float reads
+
+
+def test_error_files_nested_too_deep_or_not_objects_are_failures_not_tracebacks(tmp_path):
+    from repro.report.leaderboard import failures
+
+    folder = tmp_path / "exp" / "iris"
+    folder.mkdir(parents=True)
+    (folder / "nb.abc.error.json").write_text("[" * 100_000 + "]" * 100_000)  # RecursionError
+    (folder / "nb_ef.abc.error.json").write_text("[1, 2]")  # AttributeError: list.get
+    (folder / "snb.abc.error.json").write_text('{"error": "boom\\nmore", "status": "DNF"}')
+    table = failures(tmp_path / "exp")
+    assert table[["method", "status", "error"]].values.tolist() == [
+        ["nb", "failed", ""],
+        ["nb_ef", "failed", ""],
+        ["snb", "dnf", "boom"],
+    ]
