@@ -239,3 +239,17 @@ def test_shimazaki_bins_on_a_lattice_are_not_finer_than_the_lattice():
     # binary values: N = 2 is allowed; C(1) = 2n = 200 > C(2) = 4n − (90 − 10)² < 0
     assert shimazaki_bins(np.r_[np.zeros(90), np.ones(10)]) == 2
     assert shimazaki_bins(np.ones(5)) == 1
+
+
+def test_a_grid_finer_than_float64_resolves_is_refused_clearly():
+    """Values 1e-12 apart beside ±1e12 (issue 46): the grid of step ε has collided points in
+    float64; it was scipy's gammaln TypeError (E beyond int64) or infinite densities."""
+    from repro.preprocessing.histograms.mdl import mdl_histogram
+
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(size=50) * 1e-12, [1e12, -1e12]])
+    for code in (True, False):
+        with pytest.raises(ValueError, match="finer than float64 resolves across that range"):
+            mdl_histogram(x, cut_set_code=code)
+    wide = np.concatenate([rng.normal(size=50) * 1e-3, [1e3, -1e3]])  # representable: fitted
+    assert np.all(np.diff(mdl_histogram(wide).edges) > 0)

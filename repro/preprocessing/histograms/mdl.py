@@ -192,6 +192,13 @@ def mdl_histogram(
         return MDLHistogram(edges, counts.astype(np.int64), float("nan"), 0.0, np.zeros(1))
     eps = float(np.min(np.diff(values)) / 2.0)
     pos, cum = candidate_cuts(values, counts, eps)
+    if not np.all(np.diff(pos) > 0):  # the grid's points collide in float64
+        raise ValueError(
+            f"MDL histogram: the values span [{values[0]:g}, {values[-1]:g}] with gaps down to "
+            f"{2 * eps:g}, finer than float64 resolves across that range (grid points of step "
+            f"{eps:g} collide); round or rescale the values (or use a histogram of fixed bins, "
+            "e.g. nb_ewb10)"
+        )
     m = pos.size
     k_cap = m - 1 if max_bins is None else min(int(max_bins), m - 1)
     log_r = log_parametric_complexity(m - 1, n)
@@ -305,7 +312,9 @@ def _more_cuts_than_candidates(values, counts, eps, edges, hist, best, stretch=E
         log_r = np.array(
             [log_parametric_complexity(k_min, n)[-1], log_parametric_complexity_at(e + 1, n)]
         )
-    code = gammaln(e + 1.0) - gammaln(k.astype(float)) - gammaln(e - k + 2.0)
+    # in floats: E of a wide range with tiny gaps is beyond int64 (a Python int here)
+    kf, ef = k.astype(float), float(e)
+    code = gammaln(ef + 1.0) - gammaln(kf) - gammaln(ef - kf + 2.0)
     total = floor + log_r + code
     i = int(np.argmin(total))
     if total[i] >= best:
