@@ -8,8 +8,8 @@ Run as a script (one command; writes ``results/benchmarks/bench_first_run.txt``)
 three times in fresh processes, results in a scratch folder: (1) with an empty kernel cache —
 a machine where ``repro`` never ran (numba compiles the kernels SNB(CMA) uses); (2) again, from
 another copy of the checkout — a fresh clone on a machine where it ran once (the per-user,
-content-keyed cache of :mod:`repro.compilation`: nothing compiles); (3) a second run from the
-same checkout. The peer of each first run is the second run of the same run; the goal of issue
+content-keyed cache of :mod:`repro.runtime.compilation`: nothing compiles); (3) a second run from
+the same checkout. The peer of each first run is the second run of the same run; the goal of issue
 16 is a first run in a fresh clone within 2× the second.
 """
 

@@ -9,11 +9,11 @@ unknown keys of the chosen method's or data set's configuration (``method.nosuch
 reported with the list of valid names, before Hydra composes anything (exit code 2).
 
 A sweep (``-m``) reads its finished cells before the launch and launches only the others
-(:mod:`repro.finished_cells`); it runs every cell even when some fail (each failure is recorded
+(:mod:`repro.cli.finished_cells`); it runs every cell even when some fail (each failure is recorded
 in an ``.error.json`` file beside the cell's results); it ends with a summary of the failed cells
 and their error files, and exit code 1, when any failed. The summary covers the cells of every
 launcher, SLURM's included: the jobs report to a folder in the sweep's directory
-(:mod:`repro.sweep_status`).
+(:mod:`repro.cli.sweep_status`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
-from repro.command_line import (
+from repro.cli.arguments import (
     HELP,
     UsageError,
     check_top_level,
@@ -38,10 +38,10 @@ from repro.command_line import (
     resume_hint,
     use_config_dirs,
 )
+from repro.cli.finished_cells import cell_from_config, failure_file, report_cell, use_sweeper
+from repro.cli.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 from repro.config import register_dataset_configs
-from repro.finished_cells import cell_from_config, failure_file, report_cell, use_sweeper
 from repro.registry import method_params, resolve_method_id
-from repro.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 
 #: ``method.KEY=...`` / ``dataset.KEY.sub=...``: an override of an existing key (no ``+``)
 _KEY = re.compile(r"^(method|dataset)\.([^.=]+)[.=]")
@@ -334,7 +334,7 @@ def hydra_main(cfg: DictConfig):
 
 
 def _failure_path(cfg: DictConfig):
-    """Where this job's cell leaves its error (:func:`repro.finished_cells.failure_file`)."""
+    """Where this job's cell leaves its error (:func:`repro.cli.finished_cells.failure_file`)."""
     hydra_cfg = HydraConfig.get()
     return failure_file(cfg, hydra_cfg.runtime.choices["method"], hydra_cfg.overrides.task)
 

@@ -126,7 +126,7 @@ def test_launcher_sweep_writes_the_cells_of_a_serial_run_and_reports_failures(
     assert_same_cells(cells(results), expected)
     summary = failure_summary(proc.stderr, results)
     assert summary[0] == f"{n_failed} of {n_cells} cells failed:" and len(summary) == 1 + n_failed
-    # the jobs reported to a folder in the sweep's directory (repro.sweep_status), removed since
+    # the jobs reported to a folder in the sweep's directory (repro.cli.sweep_status), removed since
     assert (results / "default/.multirun").is_dir()
     assert not list((results / "default/.multirun").glob(".status-*"))
     assert set(summary[1:]) <= set(failure_summary(serial_proc.stderr, serial_results)[1:])

@@ -1,4 +1,4 @@
-"""The per-user, content-keyed numba cache of the package's kernels (repro.compilation)."""
+"""The per-user, content-keyed numba cache of the package's kernels (repro.runtime.compilation)."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from repro.compilation import PACKAGE_ROOT, user_cache_dir
+from repro.runtime.compilation import PACKAGE_ROOT, user_cache_dir
 
 #: compiles (or loads) one small kernel and reports where numba cached it and whether it hit
 PROBE = """

@@ -1,5 +1,5 @@
 """A damaged numba cache entry (truncated by a full disk or a kill) is set aside with one
-warning and compiled again, instead of failing every run (repro.compilation)."""
+warning and compiled again, instead of failing every run (repro.runtime.compilation)."""
 
 import pickle
 
@@ -7,7 +7,7 @@ import numba
 import pytest
 from numba.core import caching
 
-from repro.compilation import use_user_cache
+from repro.runtime.compilation import use_user_cache
 
 
 def test_the_hook_finds_its_target_in_numba():

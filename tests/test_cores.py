@@ -1,5 +1,5 @@
-"""The cores a fit may use (repro.cores): ``n_jobs`` against the affinity mask, and the threads
-of a parallel kernel on a busy machine, on hand-computed cases (nothing timed)."""
+"""The cores a fit may use (repro.runtime.cores): ``n_jobs`` against the affinity mask, and the
+threads of a parallel kernel on a busy machine, on hand-computed cases (nothing timed)."""
 
 import os
 
@@ -7,8 +7,9 @@ import numba
 import numpy as np
 import pytest
 
-from repro import cores, make_method
+from repro import make_method
 from repro.datasets import load_dataset
+from repro.runtime import cores
 
 
 @pytest.mark.parametrize(

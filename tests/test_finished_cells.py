@@ -1,6 +1,6 @@
-"""A sweep reads its finished cells before the launch (repro.finished_cells, the sweeper of
+"""A sweep reads its finished cells before the launch (repro.cli.finished_cells, the sweeper of
 conf/hydra/sweeper/repro.yaml) and launches only the others; the configurations it reads them
-with are Hydra's (repro.sweep_configs)."""
+with are Hydra's (repro.cli.sweep_configs)."""
 
 import hashlib
 import re
@@ -11,10 +11,10 @@ import pytest
 from conftest import run_module
 from omegaconf import OmegaConf
 
+from repro.cli.finished_cells import excluded_jobs
+from repro.cli.sweep_configs import job_configs
 from repro.config import compose
 from repro.evaluation.records import config_hash
-from repro.finished_cells import excluded_jobs
-from repro.sweep_configs import job_configs
 
 GRID = ["-m", "method=nb_gaussian,nb_ef", "dataset=iris,wine"]
 

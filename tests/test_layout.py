@@ -20,22 +20,22 @@ PACKAGE = Path(__file__).resolve().parents[1] / "repro"
 
 #: layer of each part of the package, lowest first: a module may import its own layer or below
 LAYERS = {
-    "repro.compilation": 0,  # numba's cache settings, below every module with a kernel
-    "repro.cores": 0,  # n_jobs on the cores this process may use; threads on a busy machine
+    "repro.runtime.compilation": 0,  # numba's cache settings, below every module with a kernel
+    "repro.runtime.cores": 0,  # n_jobs on the cores this process may use; threads on a busy machine
     "repro.datasets": 0,
     "repro.preprocessing": 0,
     "repro.stats": 0,
     "repro.config": 1,
     "repro.registry": 2,
-    "repro.command_line": 2,  # the checks and lists of the command lines (reads the registry)
+    "repro.cli.arguments": 2,  # the checks and lists of the command lines (reads the registry)
     "repro.methods": 3,
     "repro.evaluation": 4,
     "repro.experiments": 5,
     "repro.report": 5,
     "repro.__main__": 6,
-    "repro.sweep_status": 6,  # how the jobs of the command line's sweeps report (its callback)
-    "repro.sweep_configs": 6,  # the configurations of a sweep's jobs, composed by parts
-    "repro.finished_cells": 6,  # a job's cell, and the finished cells of a sweep read first
+    "repro.cli.sweep_status": 6,  # how the jobs of the command line's sweeps report (its callback)
+    "repro.cli.sweep_configs": 6,  # the configurations of a sweep's jobs, composed by parts
+    "repro.cli.finished_cells": 6,  # a job's cell, and the finished cells of a sweep read first
     "repro": 7,  # the package's API facade (repro/__init__.py)
 }
 
@@ -112,6 +112,7 @@ FAMILY_IMPORTS = {
     "vidaurre2012": {"core", "plain"},
     "khiops": {"core", "plain"},
     "hue2024": {"core", "plain", "boulle2007", "khiops"},  # CMA weights, MS(FFWBW), Khiops' MODL
+    "baselines": {"core", "plain"},  # AODE, TAN, HNB, WANBIA, MANB on the MODL variable models
 }
 
 #: compiled kernels: long by nature (one function per loop of Khiops' optimisers)
@@ -189,3 +190,12 @@ def test_files_are_small():
     }
     large = {k: v for k, v in sizes.items() if v > 700}
     assert not large, large
+
+
+#: the modules at the top of ``repro/``: the API facade, the command line's entry point, the
+#: configuration and the registry; every other module lives in the folder of its job
+TOP_LEVEL = {"__init__.py", "__main__.py", "config.py", "registry.py"}
+
+
+def test_the_top_of_the_package_holds_only_the_facade_and_the_entry_points():
+    assert {p.name for p in PACKAGE.glob("*.py")} == TOP_LEVEL

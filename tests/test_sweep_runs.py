@@ -1,14 +1,14 @@
-"""The runs of a sweep (``hydra.sweeper.runs``, repro.sweep_configs): methods with their own
+"""The runs of a sweep (``hydra.sweeper.runs``, repro.cli.sweep_configs): methods with their own
 parameters in one sweep, each job of the grid once per method configuration; the jobs'
-configurations, the store and the protocol of the large data sets (repro.finished_cells)."""
+configurations, the store and the protocol of the large data sets (repro.cli.finished_cells)."""
 
 import pytest
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 
+from repro.cli.finished_cells import cell_from_config, failure_file, sized_protocol, use_sweeper
+from repro.cli.sweep_configs import expand_runs, job_configs, override_value, with_runs
 from repro.config import compose
-from repro.finished_cells import cell_from_config, failure_file, sized_protocol, use_sweeper
-from repro.sweep_configs import expand_runs, job_configs, override_value, with_runs
 
 RUNS = [
     {"method": "nb_ef", "sweep": {"n_bins": [3, 5]}},

@@ -1,4 +1,5 @@
-"""The sweep status folder (repro.sweep_status): where the jobs of ``python -m repro -m`` report.
+"""The sweep status folder (repro.cli.sweep_status): where the jobs of ``python -m repro -m``
+report.
 
 The end-to-end summaries of failed cells under each launcher are in tests/test_cluster.py; here
 the folder's place (the sweep's directory, which SLURM jobs share) and its cleanup.
@@ -11,8 +12,8 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 
+from repro.cli.sweep_status import SWEEP_STATUS, SweepStatusFolder, status_folder, sweep_summary
 from repro.config import CONF_DIR, register_dataset_configs
-from repro.sweep_status import SWEEP_STATUS, SweepStatusFolder, status_folder, sweep_summary
 
 
 def _composed(overrides):
@@ -30,7 +31,7 @@ def test_callback_moves_the_folder_into_the_sweep_directory(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(SWEEP_STATUS, raising=False)
     cfg = _composed(["results_dir=res", "experiment_name=sweep1"])
-    assert cfg.hydra.callbacks.sweep_status._target_ == "repro.sweep_status.SweepStatusFolder"
+    assert cfg.hydra.callbacks.sweep_status._target_ == "repro.cli.sweep_status.SweepStatusFolder"
     with status_folder() as current:
         first = Path(current())
         assert first.is_dir() and os.environ[SWEEP_STATUS] == str(first)

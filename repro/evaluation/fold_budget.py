@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 
 from joblib.externals.loky import ProcessPoolExecutor
 
-from repro.cores import resolve_n_jobs
+from repro.runtime.cores import resolve_n_jobs
 
 #: the metric row of a fold stopped at its budget (value 1.0; its ``fit_time`` is the time it ran)
 DID_NOT_FINISH = "did_not_finish"
@@ -51,7 +51,7 @@ def run_with_budget(
     Yields ``(task, result, None)`` for a task that finished and ``(task, None, elapsed)`` for
     one stopped after ``elapsed`` ≥ ``timeout`` seconds, in the order they end. An exception of
     ``call`` is raised here, as joblib would. ``n_jobs=-1``: one per core this process may use
-    (:func:`repro.cores.resolve_n_jobs`)."""
+    (:func:`repro.runtime.cores.resolve_n_jobs`)."""
     n_jobs = resolve_n_jobs(n_jobs)
     queue = list(tasks)
     running: dict = {}

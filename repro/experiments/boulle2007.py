@@ -33,7 +33,6 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from repro.cores import resolve_n_jobs
 from repro.datasets import Dataset, DatasetUnavailableError, load_dataset
 from repro.datasets.construction import FeatureConstruction
 from repro.evaluation.metrics import predictive_metrics
@@ -52,6 +51,7 @@ from repro.evaluation.store import ResultsStore
 from repro.experiments.common import log, results_root, run_options, section
 from repro.methods.boulle2007.threshold import BERThreshold, balanced_error_rate
 from repro.registry import make_method
+from repro.runtime.cores import resolve_n_jobs
 
 WAVEFORM_METHODS = ("nb", "snb_acc", "snb_auc", "snb_map", "snb_bma", "snb_cma")
 #: fit_report entries recorded as model metrics besides the times and the criterion

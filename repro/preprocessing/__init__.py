@@ -1,7 +1,7 @@
 """Per-variable preprocessing: discretizations, groupings, densities and their kernels.
 
-Their numba kernels are cached per user (:mod:`repro.compilation`)."""
+Their numba kernels are cached per user (:mod:`repro.runtime.compilation`)."""
 
-from repro.compilation import use_user_cache
+from repro.runtime.compilation import use_user_cache
 
 use_user_cache()

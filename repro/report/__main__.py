@@ -96,7 +96,7 @@ def experiment_main(args: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from repro.command_line import UsageError, split_config_dirs, use_config_dirs
+    from repro.cli.arguments import UsageError, split_config_dirs, use_config_dirs
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:

@@ -19,7 +19,7 @@ import pandas as pd
 import psutil
 import pytest
 
-from repro.command_line import UsageError, check_top_level
+from repro.cli.arguments import UsageError, check_top_level
 from repro.datasets.dataset import Dataset
 from repro.evaluation import runner, store
 from repro.evaluation.locks import cell_lock, is_stale, lock_path
@@ -235,7 +235,7 @@ def test_a_full_disk_leaves_no_lock_and_no_cell_file(tmp_path, monkeypatch):
 
 
 def test_a_failed_cell_whose_error_file_cannot_be_written_is_still_summarised(monkeypatch):
-    from repro import sweep_status
+    from repro.cli import sweep_status
 
     monkeypatch.setattr(sweep_status, "HydraConfig", _FakeHydra)
     with sweep_status.status_folder() as folder:

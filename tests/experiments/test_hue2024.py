@@ -14,12 +14,12 @@ from conftest import run_module
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from omegaconf import OmegaConf
 
+from repro.cli.finished_cells import cell_from_config, use_sweeper
 from repro.config import compose, experiment_config
 from repro.datasets import list_datasets, load_dataset
 from repro.evaluation.runner import make_cell
 from repro.evaluation.store import ResultsStore
 from repro.experiments import hue2024 as h
-from repro.finished_cells import cell_from_config, use_sweeper
 from repro.registry import implemented_methods, make_method
 from repro.report.generate import generate_report
 from repro.report.papers.hue2024 import figures as f

@@ -1,18 +1,18 @@
 """MS(FFWBW) on several threads (issue 16): the speculative parallel pass gives the serial one's
 result, records and moves exactly (boulle2007 §3.5, Algorithm 1). The load policy
-(:mod:`repro.cores`) is off here, so that the passes run on the threads asked for whatever else
-the machine runs."""
+(:mod:`repro.runtime.cores`) is off here, so that the passes run on the threads asked for whatever
+else the machine runs."""
 
 import numba
 import numpy as np
 import pytest
 
 from repro import make_method
-from repro.cores import POLICY_VARIABLE, allowed_cores
 from repro.datasets import load_dataset
 from repro.methods.boulle2007.search import ms_ffwbw
 from repro.methods.core.checks import check_predict_input
 from repro.methods.core.engine import EncodedData, ScoreEngine
+from repro.runtime.cores import POLICY_VARIABLE, allowed_cores
 
 
 @pytest.fixture(scope="module", params=["waveform", "pima"])

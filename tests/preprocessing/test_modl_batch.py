@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from repro import make_method
-from repro.cores import POLICY_VARIABLE
 from repro.datasets import load_dataset
 from repro.methods.plain.modl_nb import modl_variable_model
 from repro.preprocessing.modl import batch as modl_batch
@@ -21,6 +20,7 @@ from repro.preprocessing.modl.estimators import MODLIntervalPartition
 from repro.preprocessing.modl.kernels import sorted_order
 from repro.preprocessing.tables import m_estimate
 from repro.preprocessing.variables import PartitionModel, laplace_category_model
+from repro.runtime.cores import POLICY_VARIABLE
 
 DISCRETIZER_ATTRIBUTES = (
     "bounds_",

@@ -22,8 +22,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from repro.compilation import numba_threads
-from repro.cores import kernel_threads
 from repro.methods.boulle2007.criteria import selection_prior_cost
 from repro.methods.core.criteria import multiclass_auc, softmax_nll
 from repro.methods.core.engine import (
@@ -32,6 +30,8 @@ from repro.methods.core.engine import (
     mix_log_sum,
 )
 from repro.methods.core.selection import forward_greedy  # noqa: F401  (re-exported)
+from repro.runtime.compilation import numba_threads
+from repro.runtime.cores import kernel_threads
 
 #: cost improvements smaller than this (nats) are not improvements (guards against float noise)
 COST_TOLERANCE = 1e-9
@@ -392,7 +392,7 @@ def ms_ffwbw(
     ``n_variables`` is the K of the prior (see the module docstring). With ``record``, the
     evaluated models are kept in a :class:`SearchLog` (for model averaging). ``n_threads`` > 1
     evaluates the candidates of a pass on up to that many threads (:func:`_ffwbw_pass`; each
-    pass on as many as other processes leave free, :func:`repro.cores.kernel_threads`), with
+    pass on as many as other processes leave free, :func:`repro.runtime.cores.kernel_threads`), with
     the same result as one thread. ``info["search_threads"]``: the mean threads of the passes.
     """
     d = engine.data

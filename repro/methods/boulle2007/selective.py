@@ -24,7 +24,6 @@ import time
 
 import numpy as np
 
-from repro.cores import resolve_n_jobs
 from repro.methods.boulle2007.search import (
     SearchResult,
     exhaustive_criterion,
@@ -36,6 +35,7 @@ from repro.methods.core.checks import check_choice, check_int
 from repro.methods.core.engine import EncodedData, ScoreEngine
 from repro.methods.core.selection import STOPPING_RULES
 from repro.methods.plain.modl_nb import MODLNaiveBayes
+from repro.runtime.cores import resolve_n_jobs
 
 
 class SelectiveNaiveBayes(MODLNaiveBayes):

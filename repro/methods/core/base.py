@@ -43,7 +43,6 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from repro.cores import resolve_n_jobs
 from repro.methods.core.checks import (
     check_choice,
     check_fit_input,
@@ -53,6 +52,7 @@ from repro.methods.core.checks import (
 from repro.preprocessing.modl.batch import batch_fittable, fit_models
 from repro.preprocessing.tables import class_log_prior, khiops_output_shrink
 from repro.preprocessing.variables import VariableModel
+from repro.runtime.cores import resolve_n_jobs
 
 #: values of the ``output_shrink`` parameter: no bound, or Khiops' shrink toward uniform
 OUTPUT_SHRINKS = ("none", "khiops")
@@ -88,7 +88,7 @@ def map_variable_blocks(task, items, Z, columns, n_jobs=1, *args):
     row (a float32 Z, see :class:`~repro.methods.core.encoding.TabularEncoder`, exactly). The task
     returns (list with one result per item, CPU seconds, process id). ``n_jobs`` (joblib's
     convention: None = 1, −1 = every core this process may use,
-    :func:`repro.cores.resolve_n_jobs`) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
+    :func:`repro.runtime.cores.resolve_n_jobs`) > 1 runs about ``BLOCKS_PER_JOB·n_jobs`` blocks in
     worker processes (joblib's loky backend: the Python steps of the nominal variables' grouping
     hold the GIL, so threads would not run them in parallel); otherwise blocks of
     ``SERIAL_BLOCK`` variables run here, one after another. A block holds at most

@@ -20,13 +20,13 @@ from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from repro.cores import resolve_n_jobs
 from repro.methods.core.checks import (
     check_fit_input,
     check_object_values,
     check_target,
     check_X_shape,
 )
+from repro.runtime.cores import resolve_n_jobs
 
 #: attributes of the refitted best model that the wrapper exposes as its own
 DELEGATED = ("weights_", "selected_", "n_selected_features_", "n_features_in_", "feature_names_in_")

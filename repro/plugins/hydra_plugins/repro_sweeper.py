@@ -1,16 +1,18 @@
 """The sweeper of ``python -m repro`` (``conf/hydra/sweeper/repro.yaml``): Hydra's basic sweeper
 that, before validating and launching the jobs of a sweep, reads and reports the cells already
-finished (:func:`repro.finished_cells.pending_jobs`) and launches only the others.
+finished (:func:`repro.cli.finished_cells.pending_jobs`) and launches only the others.
 ``hydra.sweeper.skip_finished=false`` (or ``hydra/sweeper=basic``) launches every job.
 ``hydra.sweeper.exclude`` (a list of ``{key: value or [values]}``) leaves the matching jobs out of
-the sweep, named on the console: an experiment's bound (:func:`repro.finished_cells.excluded_jobs`;
-``hydra.sweeper.exclude=[]`` runs them). ``hydra.sweeper.runs`` (a list of ``{method, params,
-sweep}``) runs each job of the grid once per method configuration of the runs
-(:func:`repro.sweep_configs.with_runs`): methods with different parameters in one sweep, which a
-grid of overrides cannot give (SNB beside a sweep of ``method.lambda_``).
+the sweep, named on the console: an experiment's bound
+(:func:`repro.cli.finished_cells.excluded_jobs`; ``hydra.sweeper.exclude=[]`` runs them).
+``hydra.sweeper.runs`` (a list of ``{method, params, sweep}``) runs each job of the grid once
+per method configuration of the runs (:func:`repro.cli.sweep_configs.with_runs`): methods with
+different parameters in one sweep, which a grid of overrides cannot give (SNB beside a sweep of
+``method.lambda_``).
 
-A Hydra plugin lives in the ``hydra_plugins`` namespace: :func:`repro.finished_cells.use_sweeper`
-puts this folder's parent on the module path and registers the class.
+A Hydra plugin lives in the ``hydra_plugins`` namespace:
+:func:`repro.cli.finished_cells.use_sweeper` puts this folder's parent on the module path and
+registers the class.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ class FinishedCellsSweeper(BasicSweeper):
         runs=None,
     ) -> None:
         super().__init__(max_batch_size=max_batch_size, params=params)
+        from repro.cli.sweep_configs import expand_runs
         from repro.config import exclude_entries
-        from repro.sweep_configs import expand_runs
 
         exclude_entries(exclude)  # a malformed list fails here, before any job
         self.exclude = exclude
@@ -45,8 +47,8 @@ class FinishedCellsSweeper(BasicSweeper):
 
     def split_arguments(self, overrides, max_batch_size):
         """The batches of the jobs to launch (the finished cells read and left out)."""
-        from repro.finished_cells import excluded_jobs, pending_jobs
-        from repro.sweep_configs import with_runs
+        from repro.cli.finished_cells import excluded_jobs, pending_jobs
+        from repro.cli.sweep_configs import with_runs
 
         (jobs,) = BasicSweeper.split_arguments(overrides, None)
         jobs = with_runs(jobs, self.runs)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro.compilation import numba_threads
-from repro.cores import kernel_threads
 from repro.preprocessing.modl import criteria
 from repro.preprocessing.modl import kernels as modl_kernels
 from repro.preprocessing.modl.estimators import (
@@ -27,6 +25,8 @@ from repro.preprocessing.modl.estimators import (
     attribute_cost,
 )
 from repro.preprocessing.variables import PartitionModel
+from repro.runtime.compilation import numba_threads
+from repro.runtime.cores import kernel_threads
 
 #: intervals per variable the block kernels keep room for; a variable with more (rare: the
 #: greedy keeps few intervals) is fitted again by ``fit``, which gives the same model
@@ -79,7 +79,7 @@ def fit_models(models, columns: np.ndarray, y: np.ndarray, n_classes: int, n_thr
 
 def _run(parallel, serial, n_threads, *args):
     """A block kernel on up to ``n_threads`` threads (as many as other processes leave free,
-    :func:`repro.cores.kernel_threads`), or its serial twin on this thread."""
+    :func:`repro.runtime.cores.kernel_threads`), or its serial twin on this thread."""
     n_threads = kernel_threads(n_threads)
     if n_threads > 1:
         with numba_threads(n_threads):

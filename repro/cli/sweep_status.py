@@ -2,7 +2,7 @@
 
 Each job writes ``<job number>.json`` (its overrides, and its error and error file when it
 failed) into the folder named by ``$REPRO_SWEEP_STATUS``, and each finished cell read before the
-launch (:mod:`repro.finished_cells`) ``read-<number>.json``; the main process reads the folder
+launch (:mod:`repro.cli.finished_cells`) ``read-<number>.json``; the main process reads the folder
 when the launcher returns (:func:`sweep_summary`) and prints the failed cells.
 
 Where the folder is: the main process first makes one in the system's temporary directory

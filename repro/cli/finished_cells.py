@@ -22,10 +22,10 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
+from repro.cli.sweep_configs import JobConfig, job_configs
+from repro.cli.sweep_status import report_read_cell
 from repro.config import declared_protocol, exclude_entries
 from repro.registry import method_params
-from repro.sweep_configs import JobConfig, job_configs
-from repro.sweep_status import report_read_cell
 
 #: the keys of a job's configuration that building and reading its cell looks at
 READ_KEYS = (
@@ -39,7 +39,7 @@ READ_KEYS = (
 RUN_KEYS = ("n_jobs", "timeout", "progress", "verbose", "backend", "force")
 
 #: where :func:`use_sweeper` finds the sweeper's Hydra plugin (``hydra_plugins.repro_sweeper``)
-PLUGIN_ROOT = Path(__file__).resolve().parent / "plugins"
+PLUGIN_ROOT = Path(__file__).resolve().parents[1] / "plugins"
 
 
 def store_name(cfg: DictConfig) -> str:

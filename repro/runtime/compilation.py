@@ -32,7 +32,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # repro/
 
 
 def user_cache_dir() -> Path:
