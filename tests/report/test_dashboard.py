@@ -393,3 +393,32 @@ def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
     (tmp_path / "rows.json").write_text("{}")
     assert remove_unreferenced_figures(tmp_path, {"kept_vs_a.png"}) == [tmp_path / "old_vs_b.png"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(
+    tmp_path, monkeypatch, cores
+):
+    """``report all`` decides every claim in a second process (two cores or more) and keeps
+    those of the experiments shown: the table that deciding only those gives, on one core too."""
+    import multiprocessing
+
+    from repro.config import paths
+    from repro.report.dashboard import build
+    from repro.report.dashboard.claims import all_claims
+
+    results = tmp_path / "mine"
+    results.mkdir()
+    (results / "wu2015_fig2").symlink_to(RESULTS / "wu2015_fig2")
+    monkeypatch.setattr(build, "allowed_cores", lambda: cores)
+    with pytest.warns(UserWarning, match="left out of its dashboard"):
+        assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 0
+    expected = all_claims(paths().published, results, {"wu2015_fig2"})
+    written = pd.read_csv(tmp_path / "out" / "claims.csv", keep_default_na=False)
+    pd.testing.assert_frame_equal(written, expected.astype(written.dtypes.to_dict()))
+    assert (written["experiment"] == "wu2015_fig2").any()
+    assert set(written["experiment"]) <= {"", "wu2015_fig2"}
+    with pytest.raises(RuntimeError, match="stopped"):  # leaving early stops the second process
+        with build.claims_beside(paths().published, results):
+            raise RuntimeError("stopped")
+    assert not multiprocessing.active_children()

@@ -65,11 +65,14 @@ renders the two pages from the jinja2 templates of ``repro/report/templates/``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
 import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from repro.config import paths
 from repro.evaluation.guarded import refuse_links, write_text
@@ -98,6 +101,7 @@ from repro.report.dashboard.pages import render_html, render_markdown
 from repro.report.dashboard.papers import draw_paper_figures, paper_summaries
 from repro.report.dashboard.points import majority_rates, value_flags
 from repro.report.paper_data import papers
+from repro.runtime.cores import allowed_cores
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
@@ -185,7 +189,8 @@ def collect(
     """Every row of the dashboard (after :func:`check_consistency`); ``figures_dir``: the output
     folder whose ``dashboard/`` receives the simplex plots (None: not drawn); ``configs``:
     :func:`dashboard_configs` (composed when not given); ``claims``: the claims table (decided
-    here when not given); ``records_cache``: folder → records, shared with the claims."""
+    here when not given; False: none yet, see :func:`attach_claims`); ``records_cache``:
+    folder → records, shared with the claims."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     configs = configs if configs is not None else dashboard_configs()
     check_consistency(results_dir, configs)
@@ -193,15 +198,16 @@ def collect(
     figures = Path(figures_dir) / FIGURES if figures_dir is not None else None
     if claims is None:
         claims = all_claims(paths().published, results_dir, records_cache=cache)
+    table = claims if claims is not False else None
     majority = majority_rates()
     rows = [
-        experiment_row(n, c, results_dir, cache, figures, claims, majority)
+        experiment_row(n, c, results_dir, cache, figures, table, majority)
         for n, c in configs.items()
     ]
     return {
         "experiments": rows,
         "benchmarks": benchmark_rows(results_dir),
-        "paper_claims": paper_claims_without_experiment(claims),
+        "paper_claims": paper_claims_without_experiment(table) if table is not None else {},
     }
 
 
@@ -254,25 +260,65 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
 
     The rows are the experiments whose records the results folder holds (a warning names the
     others); ``complete``: every experiment must be there (a DashboardError otherwise), as for
-    the committed results of the package."""
+    the committed results of the package. Where this process may use two cores or more, the
+    claims are decided in a second process while this one composes the configurations and
+    collects the rows (:func:`claims_beside`): the same table, in about half the wall time."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     out_dir = Path(out_dir) if out_dir is not None else results_dir
-    configs, absent = dashboard_configs(), []
-    if not complete:
-        configs, absent = present_configs(results_dir, configs)
-        if absent:
-            warnings.warn(
-                f"experiments without results in {results_dir}, left out of its dashboard: "
-                f"{', '.join(absent)}",
-                stacklevel=2,
-            )
-    check_consistency(results_dir, configs)  # before the claims: they read every record
-    cache: dict = {}  # every folder read once, by the claims and the rows
-    claims = all_claims(
-        paths().published, results_dir, set(configs) if absent else None, records_cache=cache
-    )
-    dashboard = collect(results_dir, out_dir, configs, claims, records_cache=cache)
+    with claims_beside(paths().published, results_dir) as decided:
+        configs, absent = dashboard_configs(), []
+        if not complete:
+            configs, absent = present_configs(results_dir, configs)
+            if absent:
+                warnings.warn(
+                    f"experiments without results in {results_dir}, left out of its dashboard: "
+                    f"{', '.join(absent)}",
+                    stacklevel=2,
+                )
+        check_consistency(results_dir, configs)  # before the claims: they read every record
+        cache: dict = {}  # every folder read once by the rows (and the claims, when serial)
+        dashboard = collect(results_dir, out_dir, configs, records_cache=cache, claims=False)
+        claims = decided(cache)
+    if absent:  # the claims of the experiments shown, and those no experiment decides
+        keep = (claims["experiment"] == "") | claims["experiment"].isin(list(configs))
+        claims = claims[keep].reset_index(drop=True)
+    attach_claims(dashboard, claims)
     return [*write_dashboard(dashboard, results_dir, out_dir), write_claims_csv(claims, out_dir)]
+
+
+@contextlib.contextmanager
+def claims_beside(published_dir, results_dir):
+    """Decide every claim (:func:`~repro.report.dashboard.claims.all_claims`) in a second
+    process while the ``with`` block runs; yields ``decided(cache)``, which waits for the table
+    (or, on one core, decides it here, sharing ``cache``, the rows' records). The claims do not
+    depend on which experiments are shown: deciding them all and keeping those of the shown
+    experiments gives the table that deciding only those gives. Leaving the block early stops
+    the second process."""
+    pool = None
+    if allowed_cores() >= 2:
+        pool = multiprocessing.get_context("spawn").Pool(1)
+        pending = pool.apply_async(all_claims, (published_dir, results_dir))
+
+    def decided(cache: dict) -> pd.DataFrame:
+        if pool is None:
+            return all_claims(published_dir, results_dir, records_cache=cache)
+        return pending.get()
+
+    try:
+        yield decided
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
+
+def attach_claims(dashboard: dict, claims: pd.DataFrame) -> dict:
+    """Put the claims table into the rows of :func:`collect` (``claims=False``): each
+    experiment's claims and the papers' claims without an experiment."""
+    for row in dashboard["experiments"]:
+        row["claims"] = experiment_claims(claims, row["experiment"])
+    dashboard["paper_claims"] = paper_claims_without_experiment(claims)
+    return dashboard
 
 
 def update_dashboard(experiment: str, results_dir=None, configs: dict | None = None) -> list[Path]:
