@@ -8,7 +8,10 @@ not make a run or a report write or delete outside it.
 - :func:`write_text`, :func:`write_bytes`: :func:`refuse_links`, then a temporary file in the same
   folder renamed over the old one (``os.replace``): a kill or a full disk leaves the previous
   file whole, and a link at ``path`` is replaced, its target untouched;
-- :func:`replace_with`: the same rename for a file another library writes (a figure).
+- :func:`replace_with`: the same rename for a file another library writes (a figure);
+- :func:`one_set`: the writes and removals (:func:`remove`) of a ``with`` block take effect
+  together at its end, so that a report of several files switches from the old set to the new
+  one at once: a kill or an error before the end leaves every previous file as it was.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ from __future__ import annotations
 import os
 import uuid
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+
+#: the writes and removals held back by the innermost :func:`one_set` (None: none open)
+_PENDING: ContextVar[list | None] = ContextVar("pending_writes", default=None)
 
 
 def refuse_links(path, root=None) -> Path:
@@ -55,12 +62,58 @@ def replace_with(path, root=None, *, links: bool = False):
     path = Path(path) if links else refuse_links(path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temporary(path)
+    pending = _PENDING.get()
+    held = False
     try:
         yield tmp
-        os.replace(tmp, path)
+        if pending is None:
+            os.replace(tmp, path)
+        else:  # renamed with the rest of its set (one_set)
+            pending.append(("write", tmp, path))
+            held = True
     finally:
-        if os.path.lexists(tmp):
+        if not held and os.path.lexists(tmp):
             os.remove(tmp)
+
+
+def remove(path) -> None:
+    """Delete ``path`` (a file; nothing when it is gone), at the end of the open :func:`one_set`
+    if there is one."""
+    pending = _PENDING.get()
+    if pending is None:
+        Path(path).unlink(missing_ok=True)
+    else:
+        pending.append(("remove", None, Path(path)))
+
+
+@contextmanager
+def one_set():
+    """The writes of the block (:func:`write_text`, :func:`write_bytes`, :func:`replace_with`)
+    go to their temporary files as they come, and :func:`remove` is noted; only when the block
+    ends without an error are the temporaries renamed into place, one after another, and the
+    removals done. An error before leaves every previous file untouched and the temporaries
+    removed (a kill leaves the previous files too, and hidden ``.*.tmp`` files). Nested blocks
+    belong to the outermost one."""
+    if _PENDING.get() is not None:
+        yield
+        return
+    pending: list = []
+    token = _PENDING.set(pending)
+    try:
+        yield
+    except BaseException:
+        for kind, tmp, _ in pending:
+            if kind == "write" and os.path.lexists(tmp):
+                os.remove(tmp)
+        raise
+    finally:
+        _PENDING.reset(token)
+    for kind, tmp, path in pending:
+        if kind == "write":
+            os.replace(tmp, path)
+    for kind, _, path in pending:
+        if kind == "remove":
+            path.unlink(missing_ok=True)
 
 
 def write_bytes(path, data: bytes, root=None) -> Path:

@@ -75,7 +75,7 @@ import numpy as np
 import pandas as pd
 
 from repro.config import paths
-from repro.evaluation.guarded import refuse_links, write_text
+from repro.evaluation.guarded import one_set, refuse_links, remove, write_text
 from repro.report.dashboard.bayesian import bayesian_comparison
 from repro.report.dashboard.benchmarks import benchmark_rows
 from repro.report.dashboard.claims import (
@@ -251,7 +251,7 @@ def remove_unreferenced_figures(folder, shown: set[str]) -> list[Path]:
     links, nothing else."""
     stale = [p for p in Path(folder).glob("*.png") if p.name not in shown]
     for path in stale:
-        path.unlink()
+        remove(path)
     return stale
 
 
@@ -277,13 +277,16 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
                 )
         check_consistency(results_dir, configs)  # before the claims: they read every record
         cache: dict = {}  # every folder read once by the rows (and the claims, when serial)
-        dashboard = collect(results_dir, out_dir, configs, records_cache=cache, claims=False)
-        claims = decided(cache)
-    if absent:  # the claims of the experiments shown, and those no experiment decides
-        keep = (claims["experiment"] == "") | claims["experiment"].isin(list(configs))
-        claims = claims[keep].reset_index(drop=True)
-    attach_claims(dashboard, claims)
-    return [*write_dashboard(dashboard, results_dir, out_dir), write_claims_csv(claims, out_dir)]
+        with one_set():  # the old dashboard stays whole until the new one is (figures too)
+            dashboard = collect(results_dir, out_dir, configs, records_cache=cache, claims=False)
+            claims = decided(cache)
+            if absent:  # the claims of the experiments shown, and those no experiment decides
+                keep = (claims["experiment"] == "") | claims["experiment"].isin(list(configs))
+                claims = claims[keep].reset_index(drop=True)
+            attach_claims(dashboard, claims)
+            written = write_dashboard(dashboard, results_dir, out_dir)
+            written.append(write_claims_csv(claims, out_dir))
+    return written
 
 
 @contextlib.contextmanager
@@ -324,7 +327,13 @@ def attach_claims(dashboard: dict, claims: pd.DataFrame) -> dict:
 def update_dashboard(experiment: str, results_dir=None, configs: dict | None = None) -> list[Path]:
     """After ``python -m repro.report experiment=NAME``: recompute the rows of the experiments
     that read its records or its store (``experiment`` among them), keep the others of
-    ``dashboard/rows.json`` (everything when it is missing), write into the results folder."""
+    ``dashboard/rows.json`` (everything when it is missing), write into the results folder, the
+    files (figures too) switched from the old to the new all at once (:func:`one_set`)."""
+    with one_set():
+        return _refreshed(experiment, results_dir, configs)
+
+
+def _refreshed(experiment: str, results_dir, configs: dict | None) -> list[Path]:
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     stored = results_dir / FIGURES / ROWS
     configs = configs if configs is not None else dashboard_configs()

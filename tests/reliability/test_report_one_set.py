@@ -1,0 +1,86 @@
+"""A report of several files switches from the old set to the new one at once (issue 46): a
+kill or an error at any write of ``report all`` leaves the previous dashboard byte-identical,
+and a full run leaves the new one whole."""
+
+from pathlib import Path
+
+import pytest
+
+from repro.evaluation import guarded
+from repro.report.dashboard import build
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_writes_of_a_set_take_effect_together(tmp_path):
+    a, b, c = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    for path in (a, b, c):
+        path.write_text("old")
+    with pytest.raises(RuntimeError):
+        with guarded.one_set():
+            guarded.write_text(a, "new")
+            guarded.remove(c)
+            assert a.read_text() == "old" and c.exists()  # nothing happens before the end
+            raise RuntimeError("killed before the second file")
+    assert [p.read_text() for p in (a, b, c)] == ["old"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "c.txt"]
+    with guarded.one_set():
+        guarded.write_text(a, "new")
+        with guarded.one_set():  # nested: part of the outer set
+            guarded.write_text(b, "new")
+        assert b.read_text() == "old"
+        guarded.remove(c)
+    assert [a.read_text(), b.read_text(), c.exists()] == ["new", "new", False]
+
+
+def _results(tmp_path, name, experiments):
+    folder = tmp_path / name
+    folder.mkdir()
+    for experiment in experiments:
+        (folder / experiment).symlink_to(ROOT / "results" / experiment)
+    return folder
+
+
+def _snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_report_all_killed_at_any_write_leaves_the_previous_dashboard(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "allowed_cores", lambda: 1)  # claims here: cheaper to repeat
+    configs = build.dashboard_configs()  # composed once (Hydra), not at each run
+    monkeypatch.setattr(build, "dashboard_configs", lambda: dict(configs))
+    out = tmp_path / "out"
+    old_results = _results(tmp_path, "old", ["vidaurre2012_table4"])
+    new_results = _results(tmp_path, "new", ["vidaurre2012_table4", "khiops_agreement"])
+    with pytest.warns(UserWarning, match="left out of its dashboard"):
+        build.generate_dashboard(old_results, out)
+    before = _snapshot(out)
+    writes = []
+    temporary = guarded._temporary
+
+    def counting(path):
+        writes.append(path)
+        return temporary(path)
+
+    monkeypatch.setattr(guarded, "_temporary", counting)
+    with pytest.warns(UserWarning, match="left out of its dashboard"):
+        build.generate_dashboard(new_results, out)
+    after = _snapshot(out)
+    assert after != before and len(writes) >= 4, writes  # rows, figures, README, index, claims
+    for k in range(len(writes)):
+        for path, data in before.items():  # back to the old dashboard
+            (out / path).write_bytes(data)
+        for path in set(after) - set(before):
+            (out / path).unlink()
+        seen = []
+
+        def killed(path, k=k, seen=seen):
+            if len(seen) == k:
+                raise KeyboardInterrupt(f"killed at write {k}: {path.name}")
+            seen.append(path)
+            return temporary(path)
+
+        monkeypatch.setattr(guarded, "_temporary", killed)
+        with pytest.raises(KeyboardInterrupt), pytest.warns(UserWarning):
+            build.generate_dashboard(new_results, out)
+        assert _snapshot(out) == before, f"killed at write {k} ({writes[k].name})"
