@@ -50,7 +50,7 @@ from pathlib import Path
 import pandas as pd
 
 from repro.config import experiment_config, paths
-from repro.evaluation.guarded import write_text
+from repro.evaluation.guarded import one_set, write_text
 from repro.evaluation.store import ResultsStore
 from repro.report.reproduction import (
     compare_reported,
@@ -98,10 +98,21 @@ def generate_report(
     """Write the experiment's tables, figures, statistics and REPRODUCTION.md; return paths.
 
     ``overrides``: Hydra overrides of the experiment's configuration (``paths.published=DIR``).
+    The files switch from the old report to the new one as one set (:func:`one_set`: a kill
+    or an error before the end leaves the previous report as it was); then the dashboard's rows
+    of the experiment are refreshed (their own set), when the report is the results folder's.
     """
     cfg = experiment_config(experiment, overrides)
-    check_report_section(experiment, cfg.get("report"))
     where = paths(cfg)
+    with one_set():
+        written = _write_report(experiment, cfg, where, results_dir, out_dir)
+    if results_dir is None and out_dir is None and Path(where.results) == Path(paths().results):
+        written += _refresh_dashboard(experiment, where.results)
+    return written
+
+
+def _write_report(experiment, cfg, where, results_dir, out_dir) -> list[Path]:
+    check_report_section(experiment, cfg.get("report"))
     report = cfg.get("report") or DEFAULT_REPORT
     name = cfg.get("experiment_name", experiment)
     store = ResultsStore(results_dir if results_dir is not None else where.results)
@@ -207,8 +218,6 @@ def generate_report(
                 aggregates=one_split_aggregates(comparison, records),
             )
         )
-    if results_dir is None and out_dir is None and Path(where.results) == Path(paths().results):
-        written += _refresh_dashboard(experiment, where.results)
     return written
 
 
