@@ -84,3 +84,30 @@ def test_report_all_killed_at_any_write_leaves_the_previous_dashboard(tmp_path, 
         with pytest.raises(KeyboardInterrupt), pytest.warns(UserWarning):
             build.generate_dashboard(new_results, out)
         assert _snapshot(out) == before, f"killed at write {k} ({writes[k].name})"
+
+
+def test_report_experiment_killed_at_any_write_leaves_the_previous_report(tmp_path, monkeypatch):
+    from repro.report.generate import generate_report
+
+    results = _results(tmp_path, "results", ["boulle2007_table4"])
+    out = tmp_path / "out"
+    written = generate_report("boulle2007_table4", results, out)
+    assert len(written) >= 2
+    previous = {p: b"previous report\n" for p in written}
+    temporary = guarded._temporary
+    for k in range(len(written)):
+        for path, data in previous.items():
+            path.write_bytes(data)
+        seen = []
+
+        def killed(path, k=k, seen=seen):
+            if len(seen) == k:
+                raise KeyboardInterrupt(f"killed at write {k}: {path.name}")
+            seen.append(path)
+            return temporary(path)
+
+        monkeypatch.setattr(guarded, "_temporary", killed)
+        with pytest.raises(KeyboardInterrupt):
+            generate_report("boulle2007_table4", results, out)
+        assert {p: p.read_bytes() for p in written} == previous, f"killed at write {k}"
+        assert not [p for p in out.rglob(".*.tmp")]
