@@ -367,3 +367,22 @@ def test_openml_timeout_setting_is_checked(monkeypatch):
     monkeypatch.setenv("REPRO_OPENML_TIMEOUT", "0")
     with pytest.raises(ValueError, match="REPRO_OPENML_TIMEOUT must be a number of seconds > 0"):
         request_timeout()
+
+
+def test_the_openml_hook_finds_what_it_replaces():
+    """The timeouts reach openml-python through the names its API module calls
+    (``requests.Session`` and ``minio.Minio`` of ``openml._api_calls``, a private module with no
+    upper version bound): a release that stops calling them fails here, not as a hang."""
+    import inspect
+    import re
+
+    import openml._api_calls as api
+
+    calls = set(re.findall(r"\b((?:requests|minio)\.\w+)\(", inspect.getsource(api)))
+    assert calls == {"requests.Session", "minio.Minio"}, calls
+    from repro.datasets import openml_source
+
+    with openml_source._bounded_requests():
+        assert api.requests.Session.__name__ == "BoundedSession"
+        assert api.minio.Minio.__name__ == "bounded_minio"
+    assert api.requests.Session.__name__ == "Session"
