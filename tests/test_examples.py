@@ -231,3 +231,18 @@ def test_parameter_sweep(tmp_path):
     assert re.search(r"^sweep: 8 cells: 8 computed, 0 read, 0 failed", stdout, re.MULTILINE)
     labels = ["nb_ef__n_bins=10", "nb_ef__n_bins=20", "nb_ef__n_bins=3", "nb_ef__n_bins=5"]
     assert str(labels) in stdout
+
+
+def test_what_a_model_learned(tmp_path):
+    """The printed top variable is the summary's, and the Shapley values of a row add up to its
+    log-odds minus their training mean (both printed with six decimals)."""
+    stdout, _ = run_example("plot_6_what_a_model_learned", tmp_path)
+    ds = repro.load_dataset("breast_cancer")
+    X_train, _, y_train, _ = train_test_split(
+        ds.X, ds.y, test_size=0.3, stratify=ds.y, random_state=0
+    )
+    top = repro.make_method("snb_cma").fit(X_train, y_train).summary().iloc[0]
+    assert f"most important: {top['variable']} ({top['n_parts']} intervals:" in stdout
+    total = float(re.search(r"^sum of the Shapley values (\S+)$", stdout, re.MULTILINE)[1])
+    log_odds = float(re.search(r"^log-odds minus their training mean (\S+)$", stdout, re.M)[1])
+    assert total == pytest.approx(log_odds, abs=2e-6) and abs(total) > 0.1

@@ -38,6 +38,7 @@ import os
 import time
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -49,6 +50,7 @@ from repro.methods.core.checks import (
     check_predict_input,
     estimator_tags,
 )
+from repro.methods.core.summary import expected_terms, importances, model_summary, shapley_values
 from repro.preprocessing.modl.batch import batch_fittable, fit_models
 from repro.preprocessing.tables import class_log_prior, khiops_output_shrink
 from repro.preprocessing.variables import VariableModel
@@ -238,13 +240,42 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         self.n_selected_features_ = int(self.selected_.sum())
         self.fit_report_["weighting_time"] = time.perf_counter() - prepared
         self.fit_cpu_["weighting"] = time.process_time() - prepared_cpu
+        # what the model learned (summary()): each term's training mean, the Shapley background
+        self.expected_terms_ = expected_terms(self, Z)
+        self.importances_ = importances(self, Z, self.expected_terms_)
         return self
+
+    # ---------------------------------------------------------- what it learned
+    def active_variables(self) -> np.ndarray:
+        """Indices of the variables whose term enters the score (weight > 0 here)."""
+        return np.flatnonzero(self.weights_)
+
+    def variable_term(self, k: int, column: np.ndarray) -> np.ndarray:
+        """Term t_kj of variable k in the class scores (N × J): w_k · log P(x_k | j)."""
+        return self.weights_[k] * self.variables_[k].log_likelihood(column)
+
+    def shapley_values(self, X) -> np.ndarray:
+        """Exact Shapley values of the variables for the rows of ``X`` (training rows as the
+        background; :mod:`repro.methods.core.summary`): N × K of the log-odds of
+        ``classes_[1]`` for two classes, N × K × J of the class-centred scores otherwise."""
+        check_is_fitted(self, "weights_")
+        return shapley_values(self, check_predict_input(self, X), self.expected_terms_)
+
+    def summary(self, X=None) -> pd.DataFrame:
+        """One row per input variable, most important first: its kind, its partition
+        (intervals or value groups, readable), number of parts, MODL level, weight, whether it
+        is selected, and its importance, the mean |Shapley value| on the training rows (and on
+        ``X`` when given: ``importance_on_data``); see :mod:`repro.methods.core.summary`."""
+        check_is_fitted(self, "weights_")
+        Z = check_predict_input(self, X) if X is not None else None
+        names = getattr(self, "feature_names_in_", None)
+        return model_summary(self, Z, None if names is None else list(names))
 
     # ---------------------------------------------------------------- predict
     def _joint_log_likelihood(self, Z: np.ndarray) -> np.ndarray:
         jll = np.repeat(self.class_log_prior_[None, :], Z.shape[0], axis=0)
-        for k in np.flatnonzero(self.weights_):
-            jll += self.weights_[k] * self.variables_[k].log_likelihood(Z[:, k])
+        for k in self.active_variables():
+            jll += self.variable_term(k, Z[:, k])
         return jll
 
     def predict_log_proba(self, X) -> np.ndarray:

@@ -74,11 +74,12 @@ class InterpolatedNaiveBayes(WeightedNaiveBayes):
         self.alphas_ = alphas
         return alphas
 
-    def _joint_log_likelihood(self, Z):
-        jll = np.repeat(self.class_log_prior_[None, :], Z.shape[0], axis=0)
-        for k in np.flatnonzero(self.alphas_ > 0):
-            jll += self.variables_[k].log_likelihood(Z[:, k], float(self.alphas_[k]))
-        return jll
+    def active_variables(self) -> np.ndarray:
+        return np.flatnonzero(self.alphas_ > 0)
+
+    def variable_term(self, k, column):
+        """log of the interpolated P(x_k | j) at α_k (the score's term of variable k)."""
+        return self.variables_[k].log_likelihood(column, float(self.alphas_[k]))
 
     def _feature_names(self) -> list[str]:
         names = getattr(self, "feature_names_in_", None)

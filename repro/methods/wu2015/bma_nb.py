@@ -175,11 +175,12 @@ class BMANaiveBayes(LaplaceNaiveBayes):
         return np.exp(self.log_weights_[:, 1])
 
     # ---------------------------------------------------------------- predict
-    def _joint_log_likelihood(self, Z):
-        jll = np.repeat(self.class_log_prior_[None, :], Z.shape[0], axis=0)
-        for k, (model, marginal) in enumerate(zip(self.variables_, self.marginals_)):
-            log_out, log_in = self.log_weights_[k]
-            cond = model.log_likelihood(Z[:, k])
-            marg = marginal.log_prob(Z[:, k])
-            jll += np.logaddexp(log_out + marg[:, None], log_in + cond)
-        return jll
+    def active_variables(self) -> np.ndarray:
+        return np.arange(len(self.variables_))  # every variable is averaged in
+
+    def variable_term(self, k, column):
+        """log((1 − w_k) P(x_k) + w_k P(x_k | j)): variable k's term of the averaged score."""
+        log_out, log_in = self.log_weights_[k]
+        cond = self.variables_[k].log_likelihood(column)
+        marg = self.marginals_[k].log_prob(column)
+        return np.logaddexp(log_out + marg[:, None], log_in + cond)
