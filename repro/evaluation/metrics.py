@@ -67,6 +67,42 @@ def balanced_error_rate(y: np.ndarray, proba: np.ndarray) -> float:
     return float(1.0 - balanced_accuracy_score(y, np.argmax(proba, axis=1)))
 
 
+def brier_score(y: np.ndarray, proba: np.ndarray) -> float:
+    """Brier score (multi-class, Brier 1950): mean over instances of Σ_j (p_nj − [y_n = j])²;
+    0 for certain right answers, 2 for certain wrong ones (twice scikit-learn's binary
+    ``brier_score_loss``, which scores P(class 1) only)."""
+    onehot = np.zeros_like(proba, dtype=np.float64)
+    onehot[np.arange(y.size), y] = 1.0
+    return float(np.mean(np.sum((proba - onehot) ** 2, axis=1)))
+
+
+#: equal-width bins of the predicted probability of :func:`reliability_table`
+CALIBRATION_BINS = 15
+
+
+def reliability_table(y: np.ndarray, proba: np.ndarray, n_bins: int = CALIBRATION_BINS):
+    """Top-label reliability: the instances binned by the probability of their most probable
+    class into ``n_bins`` equal-width bins of [0, 1] (right-closed, the first closed); per
+    non-empty bin, ``(count, mean confidence, accuracy)`` as three arrays (Guo et al. 2017)."""
+    confidence = proba.max(axis=1)
+    right = (np.argmax(proba, axis=1) == y).astype(np.float64)
+    bins = np.clip(np.ceil(confidence * n_bins).astype(np.int64) - 1, 0, n_bins - 1)
+    count = np.bincount(bins, minlength=n_bins).astype(np.float64)
+    used = count > 0
+    mean_conf = np.bincount(bins, confidence, n_bins)[used] / count[used]
+    accuracy_ = np.bincount(bins, right, n_bins)[used] / count[used]
+    return count[used], mean_conf, accuracy_
+
+
+def expected_calibration_error(
+    y: np.ndarray, proba: np.ndarray, n_bins: int = CALIBRATION_BINS
+) -> float:
+    """ECE = Σ_b (n_b / N) · |accuracy_b − confidence_b| over the bins of
+    :func:`reliability_table` (top-label, equal width; Naeini et al. 2015, Guo et al. 2017)."""
+    count, confidence, accuracy_ = reliability_table(y, proba, n_bins)
+    return float(np.sum(count * np.abs(accuracy_ - confidence)) / count.sum())
+
+
 PREDICTIVE_METRICS = ("accuracy", "error", "auc", "ilf", "compression_rate",
                       "balanced_error_rate", "log_sum")  # fmt: skip
 

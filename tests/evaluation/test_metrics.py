@@ -88,3 +88,29 @@ def test_predictive_metrics_names_each_criterion_by_its_value():
     assert m["ilf"] == pytest.approx(0.754414413, abs=1e-9)
     assert m["compression_rate"] == pytest.approx(0.307177491, abs=1e-9)
     assert m["log_sum"] == pytest.approx(-7.544144, abs=1e-6)
+
+
+def test_brier_score_by_hand():
+    from repro.evaluation.metrics import brier_score
+
+    proba = np.array([[0.8, 0.2], [0.4, 0.6], [1.0, 0.0]])
+    y = np.array([0, 0, 1])
+    # (0.04 + 0.04) + (0.36 + 0.36) + (1 + 1) = 2.8, over 3 rows
+    assert brier_score(y, proba) == pytest.approx(2.8 / 3)
+    three = np.array([[0.5, 0.3, 0.2]])
+    assert brier_score(np.array([2]), three) == pytest.approx(0.25 + 0.09 + 0.64)
+
+
+def test_expected_calibration_error_by_hand():
+    from repro.evaluation.metrics import expected_calibration_error, reliability_table
+
+    # confidences 0.9, 0.9, 0.6, 0.55 with 4 bins: ]0.75, 1] holds two (both right: |1 − 0.9|),
+    # ]0.5, 0.75] two (one right: |0.5 − 0.575|) → ECE = (2·0.1 + 2·0.075)/4 = 0.0875
+    proba = np.array([[0.9, 0.1], [0.1, 0.9], [0.6, 0.4], [0.45, 0.55]])
+    y = np.array([0, 1, 1, 1])
+    count, confidence, accuracy = reliability_table(y, proba, n_bins=4)
+    np.testing.assert_allclose(count, [2, 2])
+    np.testing.assert_allclose(confidence, [0.575, 0.9])
+    np.testing.assert_allclose(accuracy, [0.5, 1.0])
+    assert expected_calibration_error(y, proba, n_bins=4) == pytest.approx(0.0875)
+    assert expected_calibration_error(np.array([0, 1]), np.eye(2)) == 0.0  # certain and right
