@@ -63,6 +63,11 @@ METHODS: dict[str, tuple[str, str]] = {
     "nb_shimazaki": ("Shimazaki", "elovaara2008"),
     "nb_mdlh": ("MDLh", "elovaara2008"),
     "nb_mdlg": ("MDLg", "elovaara2008"),
+    "aode": ("AODE", "baselines"),
+    "tan": ("TAN", "baselines"),
+    "hnb": ("HNB", "baselines"),
+    "wanbia": ("WANBIA", "baselines"),
+    "manb": ("MANB", "baselines"),
 }
 
 #: short names -> registry ids
