@@ -25,6 +25,11 @@ if TYPE_CHECKING:  # what the lazy __getattr__ below returns, for static tools o
     from repro.datasets import Dataset, list_datasets, load_dataset
     from repro.datasets.construction import FeatureConstruction
     from repro.evaluation.runner import evaluate
+    from repro.methods.baselines.aode import AODE
+    from repro.methods.baselines.hnb import HNB
+    from repro.methods.baselines.manb import MANB
+    from repro.methods.baselines.tan import TAN
+    from repro.methods.baselines.wanbia import WANBIA
     from repro.methods.boulle2007.averaging import (
         BMASelectiveNaiveBayes,
         CMANaiveBayes,
@@ -79,6 +84,7 @@ __all__ = [
     "FeatureConstruction",
     # the estimator class of every registered method (conf/method/*.yaml)
     "ACCSelectiveNaiveBayes",
+    "AODE",
     "AUCSelectiveNaiveBayes",
     "AdaptiveL1L2NaiveBayes",
     "BMANaiveBayes",
@@ -91,12 +97,14 @@ __all__ = [
     "ForwardStagewiseNaiveBayes",
     "FractionalNaiveBayes",
     "GaussianNaiveBayes",
+    "HNB",
     "KhiopsFractionalNaiveBayes",
     "KhiopsPeerClassifier",
     "L1L2NaiveBayes",
     "LaplaceNaiveBayes",
     "LinearSVMClassifier",
     "LogisticRegressionClassifier",
+    "MANB",
     "MAPSelectiveNaiveBayes",
     "MDLDiscretizedNaiveBayes",
     "MDLHistogramNaiveBayes",
@@ -104,7 +112,9 @@ __all__ = [
     "MODLNaiveBayes",
     "OptimisedWeightedNaiveBayes",
     "ShimazakiNaiveBayes",
+    "TAN",
     "TunedClassifier",
+    "WANBIA",
 ]
 
 _API = {
