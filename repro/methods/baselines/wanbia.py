@@ -39,7 +39,7 @@ def laplace_estimate(counts, n_total, alpha):
 
 
 class WANBIA(WeightedNaiveBayes):
-    """WANBIA-CLL (Zaidi, Cerquides, Carman & Webb 2013, JMLR 14), bnclassify's reading.
+    """WANBIA-CLL (Zaidi, Cerquides, Carman & Webb 2013, JMLR 14), bnclassify's reading::
 
         P_w(y = j | x) ∝ P(j) Π_k θ_k(x_k | j)^{w_k}
         w = argmin_{0 ≤ w ≤ max_weight} −Σ_n log P_w(y_n | x_n)
