@@ -395,12 +395,10 @@ def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]
 
 
-@pytest.mark.parametrize("cores", [1, 2])
-def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(
-    tmp_path, monkeypatch, cores
-):
+def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(tmp_path, monkeypatch):
     """``report all`` decides every claim in a second process (two cores or more) and keeps
-    those of the experiments shown: the table that deciding only those gives, on one core too."""
+    those of the experiments shown: the table that deciding only those gives (the one-core path,
+    claims decided in this process, is the one tests/reliability/test_report_one_set.py runs)."""
     import multiprocessing
 
     from repro.config import paths
@@ -410,7 +408,7 @@ def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(
     results = tmp_path / "mine"
     results.mkdir()
     (results / "wu2015_fig2").symlink_to(RESULTS / "wu2015_fig2")
-    monkeypatch.setattr(build, "allowed_cores", lambda: cores)
+    monkeypatch.setattr(build, "allowed_cores", lambda: 2)
     with pytest.warns(UserWarning, match="left out of its dashboard"):
         assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 0
     expected = all_claims(paths().published, results, {"wu2015_fig2"})
