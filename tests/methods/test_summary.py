@@ -48,7 +48,7 @@ def _brute_force_shapley(model, x: pd.DataFrame, background: pd.DataFrame) -> np
         return _output(model, rows).mean(axis=0)
 
     phi = []
-    for k, name in enumerate(names):
+    for name in names:
         others = [m for m in names if m != name]
         total = 0.0
         for size in range(K):
