@@ -373,19 +373,22 @@ def read_records(path) -> pd.DataFrame:
     if not files:
         raise FileNotFoundError(f"No result records (*.parquet) under {path}")
     loose = set(loose)
-    tables = []
+    items: list = []  # in file order: a loose file's table, or (pack, entry name, file)
+    mistyped: dict[pa.Schema, list[str]] = {}
     for file in files:
         try:
             if file in loose:
                 with pq.ParquetFile(file) as parquet:  # a third of read_table's time per file
                     table = parquet.read(use_threads=False)
+                schema = table.schema
             else:
                 pack, name = packed[file]
-                table = pack.table(name)
+                table, schema = (pack, name, file), pack.plain_schema(name)
         except FileNotFoundError:  # packed meanwhile: its new pack holds it
             table = _packed_table(file)
             if table is None:
                 continue
+            schema = table.schema
         except READ_ERRORS:
             warnings.warn(
                 f"skipped {file}: not a readable Parquet file (a damaged result file; running "
@@ -394,7 +397,7 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
-        if not set(RECORD_COLUMNS) & set(table.column_names):  # another program's file
+        if not set(RECORD_COLUMNS) & set(schema.names):  # another program's file
             warnings.warn(
                 f"skipped {file}: not a record file (none of the columns "
                 f"{', '.join(RECORD_COLUMNS)})",
@@ -402,7 +405,9 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
-        wrong = mistyped_columns(table.schema)
+        if schema not in mistyped:  # a pack's entries share a few schemas
+            mistyped[schema] = mistyped_columns(schema)
+        wrong = mistyped[schema]
         if wrong:
             warnings.warn(
                 f"skipped {file}: record column(s) of the wrong type ({'; '.join(wrong)})",
@@ -410,10 +415,10 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
-        tables.append(_named_rows(table, file))
-    if not tables:
+        items.append(_named_rows(table, file) if isinstance(table, pa.Table) else table)
+    if not items:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
-    return concat_tables_as_pandas(tables)
+    return concat_tables_as_pandas(items)
 
 
 def _arrow_kind_ok(kind: str, dtype: pa.DataType) -> bool:
@@ -439,13 +444,17 @@ def mistyped_columns(schema: pa.Schema) -> list[str]:
     ]
 
 
+#: the columns a record cannot go without (:func:`_named_rows`)
+NAME_COLUMNS = ("method", "dataset")
+
+
 def _named_rows(table: pa.Table, file) -> pa.Table:
     """``table`` without the rows whose method or data set name is missing (a warning names
     the file and the count): a record of nothing cannot be compared or labelled."""
     import pyarrow.compute as pc
 
     keep = None
-    for column in ("method", "dataset"):
+    for column in NAME_COLUMNS:
         if column in table.column_names and table.column(column).null_count:
             valid = pc.is_valid(table.column(column))
             keep = valid if keep is None else pc.and_(keep, valid)
@@ -460,24 +469,128 @@ def _named_rows(table: pa.Table, file) -> pa.Table:
     return table.filter(keep)
 
 
-def concat_tables_as_pandas(tables: list[pa.Table]) -> pd.DataFrame:
+def concat_tables_as_pandas(tables: list) -> pd.DataFrame:
     """``pd.concat([t.to_pandas() for t in tables], ignore_index=True)``, converted to pandas
     once per distinct schema rather than once per table: the tables of one schema are
     concatenated by Arrow, the groups by pandas (which fills a column a group lacks with NaN and
-    finds the common dtype, as it does table by table), and the rows put back in table order."""
+    finds the common dtype, as it does table by table), and the rows put back in table order.
+
+    An item may also be a packed entry ``(pack, name, file)``, standing for its table as
+    :meth:`~repro.evaluation.packs.Pack.table` gives it less the rows without a method or data
+    set name (:func:`_named_rows`): the entries of one schema are taken from their pack at once
+    (:meth:`~repro.evaluation.packs.Pack.gather`), not one by one."""
+    if tables and all(_in_pack(item, tables[0][0]) for item in tables):
+        frame = _pack_run_frame(tables[0][0], [name for _, name, _ in tables])
+        if frame is not None:
+            return frame
     groups: dict[pa.Schema, list[int]] = {}
-    plain = [t.replace_schema_metadata(None) for t in tables]
-    for i, table in enumerate(plain):
-        groups.setdefault(table.schema, []).append(i)
-    if len(groups) == 1:
-        return pa.concat_tables(plain).to_pandas()
+    for i, item in enumerate(tables):
+        if isinstance(item, pa.Table):
+            schema = item.schema.remove_metadata()
+        else:
+            schema = item[0].plain_schema(item[1])
+        groups.setdefault(schema, []).append(i)
     frames, order = [], []
     for members in groups.values():
-        frames.append(pa.concat_tables([plain[i] for i in members]).to_pandas())
-        order.append(np.repeat(members, [plain[i].num_rows for i in members]))
+        table, counts = _group_table(tables, members)
+        if len(groups) == 1:
+            return table.to_pandas()
+        frames.append(table.to_pandas())
+        order.append(np.repeat(members, counts))
     out = pd.concat(frames, ignore_index=True)
     rank = np.argsort(np.concatenate(order), kind="stable")
+    if np.array_equal(rank, np.arange(len(rank))):
+        return out
     return out.take(rank).reset_index(drop=True)
+
+
+def _group_table(items: list, members: list[int]) -> tuple[pa.Table, list[int]]:
+    """The items ``members`` (of one schema) as one table without metadata, and the rows each
+    gave; the packed entries that follow each other in one pack gathered at once."""
+    parts, counts = [], []
+    i = 0
+    while i < len(members):
+        item = items[members[i]]
+        if isinstance(item, pa.Table):
+            parts.append(item.replace_schema_metadata(None))
+            counts.append(item.num_rows)
+            i += 1
+            continue
+        pack, j = item[0], i
+        while j < len(members) and _in_pack(items[members[j]], pack):
+            j += 1
+        run = [items[m] for m in members[i:j]]
+        table = pack.gather([name for _, name, _ in run])
+        if any(c in table.column_names and table.column(c).null_count for c in NAME_COLUMNS):
+            for _, name, file in run:  # rows without a name: dropped file by file, each named
+                kept = _named_rows(pack.table(name), file).replace_schema_metadata(None)
+                parts.append(kept)
+                counts.append(kept.num_rows)
+        else:
+            parts.append(table)
+            counts.extend(pack.entries[name].rows for _, name, _ in run)
+        i = j
+    return pa.concat_tables(parts), counts
+
+
+#: Arrow types whose pandas column a table gives alone as the concatenation of tables gives it
+#: (a number or a text; an integer column with a missing value is a float column either way)
+_SAME_ALONE = (pa.int64(), pa.float64(), pa.string(), pa.large_string())
+
+
+def _pack_run_frame(pack, names: list[str]) -> pd.DataFrame | None:
+    """The frame of the packed entries ``names`` when their rows lie in that order in the pack
+    (a folder read whole: :meth:`~repro.evaluation.packs.Pack.run`), taken from the pack's
+    table column by column, with no reordering of rows: a column of one Arrow type among
+    :data:`_SAME_ALONE` (bool where every entry has it) converts as it stands; any other (no
+    value at all in some entries, a boolean some lack) as ``pd.concat`` of the entries' groups
+    makes it. None when the rows do not lie so, or some lack a method or data set name."""
+    table = pack.run(names)
+    if table is None:
+        return None
+    if any(c in table.column_names and table.column(c).null_count for c in NAME_COLUMNS):
+        return None
+    groups: dict[pa.Schema, list[str]] = {}
+    for name in names:
+        groups.setdefault(pack.plain_schema(name), []).append(name)
+    columns = list(dict.fromkeys(f.name for schema in groups for f in schema))
+    out, rank = {}, None
+    for column in columns:
+        kinds = {
+            pa.string() if t == pa.large_string() else t
+            for t in (s.field(column).type for s in groups if column in s.names)
+        }
+        every = all(column in s.names for s in groups)
+        (kind,) = kinds if len(kinds) == 1 else (None,)
+        if kind in _SAME_ALONE or (kind == pa.bool_() and every):
+            values = table.column(column).to_pandas()
+            # an integer column some entries lack (even with no rows) is a float column
+            out[column] = values if every or kind != pa.int64() else values.astype(np.float64)
+            continue
+        if rank is None:  # file-order position of each row of the groups one after another
+            rows = {n: pack.entries[n].rows for n in names}
+            start = dict(zip(names, np.cumsum([0, *rows.values()])[:-1], strict=True))
+            where = [np.arange(rows[n]) + start[n] for m in groups.values() for n in m]
+            rank = np.argsort(np.concatenate(where), kind="stable")
+        parts = [
+            pack.gather(members, columns=[column]).to_pandas()
+            if column in schema.names
+            else _lacking(column, sum(pack.entries[n].rows for n in members))
+            for schema, members in groups.items()
+        ]
+        joined = pd.concat(parts, ignore_index=True)[column]
+        out[column] = joined.take(rank).reset_index(drop=True)
+    return pd.DataFrame(out)
+
+
+def _lacking(column: str, rows: int) -> pd.DataFrame:
+    """A frame of ``rows`` rows without ``column`` (but with another: ``pd.concat`` passes
+    over a frame of no column and no row, not over one of no row that lacks ``column``)."""
+    return pd.DataFrame({f"not {column}": np.zeros(rows)})
+
+
+def _in_pack(item, pack) -> bool:
+    return not isinstance(item, pa.Table) and item[0] is pack
 
 
 #: the metrics of a cell's summary: the predictive ones on the test split, model size and time

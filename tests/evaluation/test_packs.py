@@ -195,3 +195,39 @@ def test_a_cell_file_of_the_wrong_kind_is_refused_when_written(tmp_path):
     with pytest.raises(ValueError, match=r"without the column\(s\) \['config_hash'\]"):
         store.save_cell(cell, frame.drop(columns="config_hash"))
     assert not os.path.exists(store.cell_file(cell))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_pack_of_mixed_schemas_reads_as_pandas_concat_of_its_files(tmp_path, seed):
+    """Random record files, each with its own extra columns (integers with and without a
+    missing value, numbers, text, booleans, all-None, a file with no rows), in folders sorted
+    differently as text and as paths (``a`` / ``a-b``): packed, the folder, each subfolder and
+    each file read exactly as ``pd.concat`` of the files in sorted order (the oracle)."""
+    rng = np.random.default_rng(seed)
+    root = tmp_path / "study"
+    kinds = {
+        "p_int": lambda n: np.arange(n, dtype=np.int64),
+        "p_float": lambda n: rng.normal(size=n),
+        "p_text": lambda n: [f"t{i}" for i in range(n)],
+        "p_bool": lambda n: rng.random(n) < 0.5,
+        "p_none": lambda n: [None] * n,
+        "p_gap": lambda n: [None if i % 2 else float(i) for i in range(n)],
+    }
+    for folder in ("a", "a-b", "b"):
+        for method in ("nb", "snb", "wnb"):
+            n = int(rng.integers(1, 4))
+            extra = {k: f(n) for k, f in kinds.items() if rng.random() < 0.5}
+            frame = _cell_frame(method, folder, n, f"h{seed}", **extra)
+            write_atomic(frame, root / folder / f"{method}.parquet")
+        p_int = {"p_int": np.zeros(0, dtype=np.int64)} if rng.random() < 0.5 else {}
+        empty = _cell_frame("lr", folder, 0, f"h{seed}", **p_int)
+        write_atomic(empty, root / folder / "lr.parquet")
+    files = loose_files(root)
+    oracle = {f: pd.read_parquet(f) for f in files}
+    whole = pd.concat([oracle[f] for f in files], ignore_index=True)
+    subs = {
+        s: pd.concat([oracle[f] for f in files if f.parent == s], ignore_index=True)
+        for s in {f.parent for f in files}
+    }
+    pack_folder(root)
+    _same_reads(root, oracle, whole, subs)
