@@ -15,6 +15,7 @@ as package data: in a checkout these are symlinks to ``conf/``, ``experiments/``
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -151,17 +152,35 @@ _REGISTERED: dict[str, dict] = {}
 
 def compose(overrides: list[str] = (), return_hydra_config: bool = False) -> DictConfig:
     """The root configuration composed with ``overrides`` (outside of a Hydra application)."""
+    with one_hydra():
+        search = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in _USER_CONFIG_DIRS)}]"]
+        return hydra_compose(
+            "config",
+            overrides=[*(search if _USER_CONFIG_DIRS else []), *overrides],
+            return_hydra_config=return_hydra_config,
+        )
+
+
+#: whether :func:`one_hydra` holds Hydra initialised
+_HELD = [False]
+
+
+@contextlib.contextmanager
+def one_hydra():
+    """Hydra initialised on the package's configs for the ``with`` block: the configurations
+    composed inside (:func:`compose`) share one initialisation (a fifth of the time of 30
+    experiment configurations) and, when nested, the outer one."""
+    if _HELD[0]:
+        yield
+        return
     register_dataset_configs()
     GlobalHydra.instance().clear()
     try:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            search = [f"hydra.searchpath=[{','.join(f'file://{d}' for d in _USER_CONFIG_DIRS)}]"]
-            return hydra_compose(
-                "config",
-                overrides=[*(search if _USER_CONFIG_DIRS else []), *overrides],
-                return_hydra_config=return_hydra_config,
-            )
+            _HELD[0] = True
+            yield
     finally:
+        _HELD[0] = False
         GlobalHydra.instance().clear()
 
 

@@ -96,25 +96,28 @@ def dnf_cells(records: pd.DataFrame) -> pd.DataFrame:
     return out.join(folds).reset_index()[columns]
 
 
-def _without_dnf(records: pd.DataFrame) -> pd.DataFrame:
-    """The records less the cells that have a fold over its budget (:func:`dnf_cells`)."""
+def _finished_rows(records: pd.DataFrame) -> np.ndarray | None:
+    """True for the records of the cells that have no fold over its budget (:func:`dnf_cells`);
+    None when every cell has none."""
     if DID_NOT_FINISH not in set(records["metric"]):
-        return records
+        return None
     late = dnf_cells(records)
     if late.empty:
-        return records
+        return None
     bad = pd.MultiIndex.from_frame(late[["method", "dataset"]])
-    keep = ~pd.MultiIndex.from_frame(records[["method", "dataset"]]).isin(bad)
-    return records[keep]
+    return ~pd.MultiIndex.from_frame(records[["method", "dataset"]]).isin(bad)
 
 
 def metric_records(records: pd.DataFrame, metric: str) -> pd.DataFrame:
     """The tidy rows of ``metric`` on its split (:data:`METRICS`), relabelled ``split="test"``
-    so that :func:`repro.stats.tests.metric_table` and the post-hoc tests read them."""
+    so that :func:`repro.stats.tests.metric_table` and the post-hoc tests read them; the cells
+    with a fold over its budget left out (:func:`dnf_cells`)."""
     split = METRICS.get(metric, ("test", True))[0]
-    records = _without_dnf(records)
-    sub = records.loc[(records["metric"] == metric) & (records["split"] == split), _TIDY]
-    return sub.assign(split="test")
+    keep = (records["metric"] == metric).to_numpy() & (records["split"] == split).to_numpy()
+    finished = _finished_rows(records)
+    if finished is not None:
+        keep &= finished
+    return records.loc[keep, _TIDY].assign(split="test")
 
 
 def score_table(records: pd.DataFrame, metric: str) -> pd.DataFrame:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from repro.config import experiment_config, experiment_names, paths
+from repro.config import experiment_config, experiment_names, one_hydra, paths
 from repro.evaluation.store import ResultsStore
 from repro.report.dashboard.points import comparison_points
 from repro.report.reproduction import (
@@ -37,11 +37,12 @@ class DashboardError(ValueError):
 def dashboard_configs(names=None) -> dict[str, dict]:
     """Name → composed config of every experiment on the dashboard."""
     out = {}
-    for name in names if names is not None else experiment_names():
-        cfg = experiment_config(name)
-        check_report_section(name, cfg.get("report"))
-        if (cfg.get("report") or {}).get("dashboard", True) is not False:
-            out[name] = cfg
+    with one_hydra():  # one initialisation for all of them
+        for name in names if names is not None else experiment_names():
+            cfg = experiment_config(name)
+            check_report_section(name, cfg.get("report"))
+            if (cfg.get("report") or {}).get("dashboard", True) is not False:
+                out[name] = cfg
     return out
 
 
