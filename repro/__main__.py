@@ -365,6 +365,11 @@ def main() -> None:
     if any(a in ("--help", "-h") for a in argv):
         print(HELP)
         sys.exit(0)
+    if argv == ["--version"]:  # repro's, not Hydra's (which Hydra's own flag would print)
+        from repro.evaluation.records import package_version
+
+        print(f"repro {package_version()}")
+        sys.exit(0)
     if argv[:1] == ["list"]:
         try:
             print(list_table(argv[1] if len(argv) > 1 else ""))

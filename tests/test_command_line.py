@@ -27,6 +27,15 @@ def test_help_lists_what_matters_and_points_to_the_lists(tmp_path):
     assert "powered by Hydra" not in proc.stdout
 
 
+def test_version_is_the_package_s_not_hydra_s(tmp_path):
+    import importlib.metadata
+
+    proc = repro(tmp_path, "--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"repro {importlib.metadata.version('repro')}"
+    assert "Hydra" not in proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize(
     ("what", "row"),
     [

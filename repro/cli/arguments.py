@@ -57,7 +57,7 @@ What matters:
 
 An interrupted run keeps every finished fold: the same command resumes it.
 Reports: python -m repro.report --help.  Data sets: python -m repro.datasets --help.
-Hydra's own help: python -m repro --hydra-help."""
+Hydra's own help: python -m repro --hydra-help.  The version of repro: python -m repro --version."""
 
 #: what ``python -m repro list`` lists
 LISTS = ("methods", "datasets", "experiments", "protocols")
