@@ -420,3 +420,15 @@ def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(tmp_p
         with build.claims_beside(paths().published, results):
             raise RuntimeError("stopped")
     assert not multiprocessing.active_children()
+
+
+def test_a_benchmark_headline_is_dated_by_the_run_that_printed_it(tmp_path):
+    """A log appended to by two runs: the ratio and the date are the second run's."""
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "bench_report_all.txt").write_text(
+        "# run (2026-11-01, 2 cores)\nbest wall 3 s / 4 s = ratio 0.75\n"
+        "# run (2026-12-04, 2 cores)\nbest wall 1 s / 4 s = ratio 0.25\n"
+        "# a note written later, dated 2027-01-01, with no headline\n"
+    )
+    (row,) = benchmark_rows(tmp_path)
+    assert (row["ratio"], row["date"]) == (0.25, "2026-12-04")

@@ -112,19 +112,21 @@ def benchmark_rows(results_dir) -> list[dict]:
                 f"repro.report.dashboard.benchmarks.BENCHMARKS (known: {', '.join(BENCHMARKS)})"
             )
         text = path.read_text()
-        found = re.findall(headline.pattern, text, flags=re.MULTILINE)
+        found = list(re.finditer(headline.pattern, text, flags=re.MULTILINE))
         if not found:
             raise DashboardError(
                 f"{path}: the headline pattern {headline.pattern!r} of BENCHMARKS matches nothing"
             )
-        date = re.search(r"\d{4}-\d{2}-\d{2}", text)
+        # the date of the run that printed the last headline: the last date above it
+        dates = re.findall(r"\d{4}-\d{2}-\d{2}", text[: found[-1].start()])
+        date = dates[-1] if dates else "unknown"
         rows.append(
             {
                 "benchmark": path.stem,
                 "what": headline.what,
                 "peer": headline.peer,
-                "ratio": float(found[-1]),
-                "date": date[0] if date else "unknown",
+                "ratio": float(found[-1][1]),
+                "date": date,
                 "log": f"benchmarks/{path.name}",
             }
         )
