@@ -199,3 +199,18 @@ TOP_LEVEL = {"__init__.py", "__main__.py", "config.py", "registry.py"}
 
 def test_the_top_of_the_package_holds_only_the_facade_and_the_entry_points():
     assert {p.name for p in PACKAGE.glob("*.py")} == TOP_LEVEL
+
+
+def test_every_figure_goes_through_the_one_undated_writer():
+    """No ``savefig`` call outside :mod:`repro.report.figure_files` (a PDF written elsewhere
+    carries its creation date, and a regenerated report leaves ``git status`` dirty)."""
+    writer = PACKAGE / "report" / "figure_files.py"
+    calls = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == writer:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Attribute) and node.attr in ("savefig", "print_figure"):
+                calls.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert calls == []
+    assert "savefig" in writer.read_text()
