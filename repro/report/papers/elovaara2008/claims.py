@@ -90,9 +90,12 @@ def records_of(ev: Evidence, metric: str) -> pd.DataFrame:
     cache = _CACHE.setdefault(ev, {})
     if metric not in cache:
         records = ev.records(EXPERIMENT)
-        records = records[records["dataset"].isin(complete_datasets(records))]
-        sub = records.loc[records["metric"] == metric, list(COLUMNS)]
-        sub = sub[sub["split"] == ("model" if metric == "fit_time" else "test")]
+        keep = (  # one filter of the wide frame, of the tidy columns only
+            records["dataset"].isin(complete_datasets(records)).to_numpy()
+            & (records["metric"] == metric).to_numpy()
+            & (records["split"] == ("model" if metric == "fit_time" else "test")).to_numpy()
+        )
+        sub = records.loc[keep, list(COLUMNS)]
         sub = sub.assign(split="test").astype({c: object for c in COLUMNS[:2] + COLUMNS[4:6]})
         cache[metric] = sub.reset_index(drop=True)
     return cache[metric]
@@ -101,7 +104,9 @@ def records_of(ev: Evidence, metric: str) -> pd.DataFrame:
 def complete_datasets(records: pd.DataFrame) -> list[str]:
     """The data sets where every method of :data:`METHODS` has test records (while a sweep
     runs, the others would enter some comparisons and not others)."""
-    test = records[(records["split"] == "test") & records["method"].isin(METHODS)]
+    test = records.loc[
+        (records["split"] == "test") & records["method"].isin(METHODS), ["dataset", "method"]
+    ]
     count = test.groupby("dataset")["method"].nunique()
     return sorted(count.index[count == len(METHODS)])
 
