@@ -101,7 +101,9 @@ def params_labels(records: pd.DataFrame) -> dict[tuple[str, str], str]:
     configurations differ when the records hold several (``wnb_opt algorithm=sg lambda_=1.0``)."""
     labels = {}
     for method, group in records.groupby("method", sort=True):
-        variants = {p: json.loads(p) if isinstance(p, str) and p else {} for p in group["params"]}
+        variants = {  # each distinct configuration once (not each of its rows)
+            p: json.loads(p) if isinstance(p, str) and p else {} for p in group["params"].unique()
+        }
         keys = sorted({k for d in variants.values() for k in d})
         differ = [k for k in keys if len({json.dumps(d.get(k)) for d in variants.values()}) > 1]
         for p, d in variants.items():
