@@ -96,15 +96,7 @@ class Pack:
         """The table of entry ``name``, as its file held it (columns, types, metadata)."""
         entry = self.entries[name]
         schema = _range_rows(self.schemas[entry.schema], None, entry.rows)
-        rows = self._all().slice(entry.offset, entry.rows)
-        columns = []
-        for field in schema:
-            if field.type == pa.null():
-                columns.append(pa.nulls(entry.rows))
-                continue
-            column = rows.column(field.name)
-            columns.append(column if column.type == field.type else column.cast(field.type))
-        return pa.Table.from_arrays(columns, schema=schema)
+        return self.gather([name]).replace_schema_metadata(schema.metadata)
 
     def plain_schema(self, name: str) -> pa.Schema:
         """The schema of entry ``name`` without its metadata (what :meth:`gather` gives)."""

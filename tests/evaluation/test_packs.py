@@ -202,7 +202,8 @@ def test_a_pack_of_mixed_schemas_reads_as_pandas_concat_of_its_files(tmp_path, s
     """Random record files, each with its own extra columns (integers with and without a
     missing value, numbers, text, booleans, all-None, a file with no rows), in folders sorted
     differently as text and as paths (``a`` / ``a-b``): packed, the folder, each subfolder and
-    each file read exactly as ``pd.concat`` of the files in sorted order (the oracle)."""
+    each file read exactly as ``pd.concat`` of the files in sorted order (the oracle); so too
+    once a loose file newer than its entry is mixed in."""
     rng = np.random.default_rng(seed)
     root = tmp_path / "study"
     kinds = {
@@ -230,4 +231,14 @@ def test_a_pack_of_mixed_schemas_reads_as_pandas_concat_of_its_files(tmp_path, s
         for s in {f.parent for f in files}
     }
     pack_folder(root)
+    _same_reads(root, oracle, whole, subs)
+    # a cell recomputed after the pack: the folder mixes a loose file with packed entries of
+    # schemas that no longer lie one after the other (read by the general path)
+    newer = root / "a-b" / "snb.parquet"
+    write_atomic(_cell_frame("snb", "a-b", 2, "new", p_float=[0.25, 0.5]), newer)
+    oracle[newer] = pd.read_parquet(newer)
+    whole = pd.concat([oracle[f] for f in files], ignore_index=True)
+    subs[newer.parent] = pd.concat(
+        [oracle[f] for f in files if f.parent == newer.parent], ignore_index=True
+    )
     _same_reads(root, oracle, whole, subs)
