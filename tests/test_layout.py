@@ -22,6 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "repro"
 LAYERS = {
     "repro.runtime.compilation": 0,  # numba's cache settings, below every module with a kernel
     "repro.runtime.cores": 0,  # n_jobs on the cores this process may use; threads on a busy machine
+    "repro.runtime.shared_tasks": 0,  # tasks shared by this process and a spawned helper
     "repro.datasets": 0,
     "repro.preprocessing": 0,
     "repro.stats": 0,

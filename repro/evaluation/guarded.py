@@ -11,7 +11,8 @@ not make a run or a report write or delete outside it.
 - :func:`replace_with`: the same rename for a file another library writes (a figure);
 - :func:`one_set`: the writes and removals (:func:`remove`) of a ``with`` block take effect
   together at its end, so that a report of several files switches from the old set to the new
-  one at once: a kill or an error before the end leaves every previous file as it was.
+  one at once: a kill or an error before the end leaves every previous file as it was;
+  :func:`held_back` and :func:`adopt` let a second process do part of the set's writes.
 """
 
 from __future__ import annotations
@@ -97,10 +98,20 @@ def one_set():
     if _PENDING.get() is not None:
         yield
         return
+    with held_back() as pending:
+        yield
+    _take_effect(pending)
+
+
+@contextmanager
+def held_back():
+    """The writes and removals of the block held back, none taking effect: yields their list,
+    for :func:`adopt` to hand to the :func:`one_set` they belong to (another process's, whose
+    share of the work this block did). An error removes the block's temporaries."""
     pending: list = []
     token = _PENDING.set(pending)
     try:
-        yield
+        yield pending
     except BaseException:
         for kind, tmp, _ in pending:
             if kind == "write" and os.path.lexists(tmp):
@@ -108,6 +119,19 @@ def one_set():
         raise
     finally:
         _PENDING.reset(token)
+
+
+def adopt(pending: list) -> None:
+    """Writes and removals held back elsewhere (:func:`held_back`): into the open
+    :func:`one_set`, or taking effect now when none is open."""
+    current = _PENDING.get()
+    if current is None:
+        _take_effect(pending)
+    else:
+        current.extend(pending)
+
+
+def _take_effect(pending: list) -> None:
     for kind, tmp, path in pending:
         if kind == "write":
             os.replace(tmp, path)

@@ -14,7 +14,7 @@ import pytest
 
 from repro.evaluation.records import read_records
 from repro.report.dashboard import inputs
-from repro.report.dashboard.build import future_flags
+from repro.report.dashboard.rows import future_flags
 from repro.report.escape import STEM_LIMIT, file_stem, short_label
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -33,6 +33,40 @@ def test_the_writes_of_a_set_take_effect_together(tmp_path):
     assert [a.read_text(), b.read_text(), c.exists()] == ["new", "new", False]
 
 
+def test_writes_held_back_in_another_process_join_the_set_they_belong_to(tmp_path):
+    """``held_back``: a second process's share of a set (its writes as temporaries, nothing in
+    place); ``adopt``: they take effect with the set they join, or at once outside any set."""
+    a, b, c = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    for path in (a, b, c):
+        path.write_text("old")
+    with guarded.held_back() as pending:
+        guarded.write_text(a, "new")
+        guarded.remove(c)
+    assert [a.read_text(), c.exists(), len(pending)] == ["old", True, 2]
+    with pytest.raises(RuntimeError):
+        with guarded.one_set():
+            guarded.adopt(pending)
+            guarded.write_text(b, "new")
+            raise RuntimeError("the set fails: the adopted write is undone too")
+    assert [p.read_text() for p in (a, b, c)] == ["old"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "c.txt"]
+    with guarded.held_back() as pending:
+        guarded.write_text(a, "new")
+    with guarded.one_set():
+        guarded.adopt(pending)
+        assert a.read_text() == "old"
+    assert a.read_text() == "new"
+    with guarded.held_back() as pending:
+        guarded.remove(c)
+    guarded.adopt(pending)  # no set open: now
+    assert not c.exists()
+    with pytest.raises(KeyboardInterrupt), guarded.held_back():
+        guarded.write_text(b, "never")
+        raise KeyboardInterrupt
+    assert b.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "a.txt", "b.txt"]  # fmt: skip
+
+
 def _results(tmp_path, name, experiments):
     folder = tmp_path / name
     folder.mkdir()
@@ -46,9 +80,11 @@ def _snapshot(folder: Path) -> dict:
 
 
 def test_report_all_killed_at_any_write_leaves_the_previous_dashboard(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "allowed_cores", lambda: 1)  # claims here: cheaper to repeat
+    from repro.runtime import shared_tasks
+
+    monkeypatch.setattr(shared_tasks, "allowed_cores", lambda: 1)  # all here: cheaper to repeat
     configs = build.dashboard_configs()  # composed once (Hydra), not at each run
-    monkeypatch.setattr(build, "dashboard_configs", lambda: dict(configs))
+    monkeypatch.setattr(build, "shared_configs", lambda sharing: dict(configs))
     out = tmp_path / "out"
     old_results = _results(tmp_path, "old", ["vidaurre2012_table4"])
     new_results = _results(tmp_path, "new", ["vidaurre2012_table4", "khiops_agreement"])

@@ -395,31 +395,36 @@ def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]
 
 
-def test_claims_decided_beside_the_rows_are_those_of_the_experiments_shown(tmp_path, monkeypatch):
-    """``report all`` decides every claim in a second process (two cores or more) and keeps
-    those of the experiments shown: the table that deciding only those gives (the one-core path,
-    claims decided in this process, is the one tests/reliability/test_report_one_set.py runs)."""
+def test_report_all_shared_by_two_processes_writes_what_one_process_writes(tmp_path, monkeypatch):
+    """``report all`` shares its tasks with a second process (two cores or more): the pages,
+    rows, figures and claims are byte for byte those of one process, and the claims those of
+    the experiments shown (the claims no experiment decides among them)."""
     import multiprocessing
 
     from repro.config import paths
-    from repro.report.dashboard import build
     from repro.report.dashboard.claims import all_claims
+    from repro.runtime import shared_tasks
 
     results = tmp_path / "mine"
     results.mkdir()
-    (results / "wu2015_fig2").symlink_to(RESULTS / "wu2015_fig2")
-    monkeypatch.setattr(build, "allowed_cores", lambda: 2)
-    with pytest.warns(UserWarning, match="left out of its dashboard"):
-        assert main(["all", f"results={results}", f"out={tmp_path / 'out'}"]) == 0
-    expected = all_claims(paths().published, results, {"wu2015_fig2"})
-    written = pd.read_csv(tmp_path / "out" / "claims.csv", keep_default_na=False)
+    # vidaurre2012_table4 reads table1's and table2's records: one task with them
+    shown = ["wu2015_fig2", "boulle2007_table4", *(f"vidaurre2012_table{k}" for k in (1, 2, 4))]
+    for folder in shown:
+        (results / folder).symlink_to(RESULTS / folder)
+    outputs = {}
+    for cores in (2, 1):
+        monkeypatch.setattr(shared_tasks, "allowed_cores", lambda cores=cores: cores)
+        out = tmp_path / f"out{cores}"
+        with pytest.warns(UserWarning, match="left out of its dashboard"):
+            assert main(["all", f"results={results}", f"out={out}"]) == 0
+        outputs[cores] = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+        assert not multiprocessing.active_children()  # the second process ended with the run
+    assert outputs[2] == outputs[1]
+    assert any(p.suffix == ".png" for p in outputs[2])  # figures drawn by either process
+    expected = all_claims(paths().published, results, set(shown))
+    written = pd.read_csv(tmp_path / "out2" / "claims.csv", keep_default_na=False)
     pd.testing.assert_frame_equal(written, expected.astype(written.dtypes.to_dict()))
-    assert (written["experiment"] == "wu2015_fig2").any()
-    assert set(written["experiment"]) <= {"", "wu2015_fig2"}
-    with pytest.raises(RuntimeError, match="stopped"):  # leaving early stops the second process
-        with build.claims_beside(paths().published, results):
-            raise RuntimeError("stopped")
-    assert not multiprocessing.active_children()
+    assert set(written["experiment"]) == {"", *shown}
 
 
 def test_a_benchmark_headline_is_dated_by_the_run_that_printed_it(tmp_path):

@@ -170,20 +170,23 @@ def claims_table(claim_files, results_dir, experiments=None, records_cache=None)
         for claim in read_claims(path):
             if experiments is not None and claim.experiment and claim.experiment not in experiments:
                 continue
-            verdict = decide(claim, evidence)
-            rows.append(
-                {
-                    "paper": claim.paper,
-                    "experiment": claim.experiment or "",
-                    "claim_id": claim.claim_id,
-                    "section": claim.section,
-                    "quote": claim.quote,
-                    "verdict": verdict.verdict,
-                    "evidence": verdict.evidence,
-                    "data": claim.data,
-                }
-            )
+            rows.append(claim_row(claim, evidence))
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def claim_row(claim: Claim, evidence: Evidence) -> dict:
+    """The row of the claims table (:data:`COLUMNS`) of one claim, decided on ``evidence``."""
+    verdict = decide(claim, evidence)
+    return {
+        "paper": claim.paper,
+        "experiment": claim.experiment or "",
+        "claim_id": claim.claim_id,
+        "section": claim.section,
+        "quote": claim.quote,
+        "verdict": verdict.verdict,
+        "evidence": verdict.evidence,
+        "data": claim.data,
+    }
 
 
 def claim_files(published_dir) -> list[Path]:

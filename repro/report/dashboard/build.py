@@ -65,9 +65,7 @@ renders the two pages from the jinja2 templates of ``repro/report/templates/``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import multiprocessing
 import warnings
 from pathlib import Path
 
@@ -76,7 +74,7 @@ import pandas as pd
 
 from repro.config import paths
 from repro.evaluation.guarded import one_set, refuse_links, remove, write_text
-from repro.report.dashboard.bayesian import bayesian_comparison
+from repro.report.claims.engine import claim_files, read_claims
 from repro.report.dashboard.benchmarks import benchmark_rows
 from repro.report.dashboard.claims import (
     all_claims,
@@ -88,95 +86,18 @@ from repro.report.dashboard.inputs import (
     FIGURES,
     check_consistency,
     dashboard_configs,
-    folder_records,
-    future_records,
-    paper_datasets,
     present_configs,
-    published_comparison,
-    run_of,
-    standins_replace_paper,
     store_names,
 )
 from repro.report.dashboard.pages import render_html, render_markdown
-from repro.report.dashboard.papers import draw_paper_figures, paper_summaries
-from repro.report.dashboard.points import majority_rates, value_flags
-from repro.report.paper_data import papers
-from repro.runtime.cores import allowed_cores
+from repro.report.dashboard.papers import paper_summaries
+from repro.report.dashboard.points import majority_rates
+from repro.report.dashboard.rows import experiment_row
+from repro.report.dashboard.tasks import draw_shared, rows_and_claims, shared_configs
+from repro.runtime.shared_tasks import TaskSharing
 
 #: the rows of the last dashboard, in its folder (:func:`update_dashboard`)
 ROWS = "rows.json"
-
-
-def future_flags(records) -> list[dict]:
-    """A flag when records carry timestamps after tomorrow (not taken as the run's date)."""
-    n = future_records(records)
-    note = f"{n} records dated after tomorrow: a wrong clock; the run's date ignores them"
-    return [
-        {"kind": "future date", "dataset": "—", "method": None, "value": None, "majority": None,
-         "note": note}
-    ] if n else []  # fmt: skip
-
-
-def experiment_row(
-    name: str,
-    cfg: dict,
-    results_dir: Path,
-    cache: dict,
-    figures: Path | None = None,
-    claims=None,
-    majority: dict[str, float] | None = None,
-) -> dict:
-    """One dashboard row (JSON-able); ``figures``: the output folder of the simplex plots;
-    ``claims``: the claims table (:func:`~repro.report.dashboard.claims.all_claims`);
-    ``majority``: data set → majority rate (:func:`~.points.majority_rates` when not given)."""
-    report = cfg.get("report") or {}
-    folder_name = cfg.get("experiment_name", name)
-    folder = results_dir / folder_name
-    stores = store_names(cfg)
-    records = folder_records(results_dir, stores or [folder_name], cache)
-    listed = paper_datasets(cfg)
-    if records is not None and stores and listed:
-        records = records[records["dataset"].isin(listed)]
-    used = sorted(map(str, records["dataset"].unique())) if records is not None else []
-    paper_list = list(dict.fromkeys([*(listed or used), *report.get("not_offline", [])]))
-    published = report.get("published_datasets", len(paper_list))
-    substitutes = sorted(
-        (set(used) - set(paper_list)) | (set(report.get("substitutes") or []) & set(used))
-    )
-    standins = set(used) if standins_replace_paper(cfg) else set(used) - set(paper_list)
-    majority = majority if majority is not None else majority_rates()
-    date, revision, n_revisions = run_of(records, folder)
-    runs = bool(cfg.get("task") or cfg["sweep"])
-    command = f"python -m repro.report experiment={name}"
-    if runs:
-        command = f"python -m repro experiment={name} && {command}"
-    links = sorted(
-        p.name for p in folder.iterdir() if p.is_file() and p.suffix in (".md", ".png", ".pdf")
-    )
-    claims = experiment_claims(claims, name) if claims is not None else []
-    return {
-        "experiment": name,
-        "paper": name.split("_")[0] if name.split("_")[0] in papers() else "",
-        "title": str(report.get("title", name)),
-        "folder": folder_name,
-        "command": command,
-        "used": len(used),
-        "paper_used": len(set(used) & set(paper_list)),
-        "other_form": len((set(report.get("substitutes") or []) & set(used)) & set(paper_list)),
-        "published": published,
-        "substitutes": substitutes,
-        "missing": sorted(set(paper_list) - set(used)),
-        "values": published_comparison(cfg, name, records),
-        "claims": claims,
-        "reading": str(report.get("reading") or ""),
-        "date": date,
-        "revision": revision,
-        "n_revisions": n_revisions,
-        "links": links,
-        "bayesian": bayesian_comparison(cfg, name, records, figures),
-        "flags": value_flags(records, majority, standins, set(substitutes) - standins)
-        + future_flags(records),
-    }
 
 
 def collect(
@@ -223,14 +144,16 @@ def _jsonable(value):
     return value
 
 
-def write_dashboard(dashboard: dict, results_dir, out_dir) -> list[Path]:
+def write_dashboard(dashboard: dict, results_dir, out_dir, sharing=None) -> list[Path]:
     """Write README.md, index.html and dashboard/rows.json into ``out_dir``, each whole or not
-    at all and never through a link (:mod:`repro.evaluation.guarded`); return paths."""
+    at all and never through a link (:mod:`repro.evaluation.guarded`); return paths. The papers'
+    figures are drawn by the processes of ``sharing`` (a
+    :class:`~repro.runtime.shared_tasks.TaskSharing`; None: here)."""
     out_dir = Path(out_dir)
     rows = refuse_links(out_dir / FIGURES / ROWS, out_dir)  # no write through a planted link
     (out_dir / FIGURES).mkdir(parents=True, exist_ok=True)
     write_text(rows, json.dumps(_jsonable(dashboard), indent=1, ensure_ascii=False) + "\n")
-    draw_paper_figures(dashboard, out_dir)
+    draw_shared(sharing if sharing is not None else TaskSharing(), dashboard, out_dir)
     md = write_text(out_dir / "README.md", render_markdown(dashboard, results_dir, out_dir))
     page = write_text(out_dir / "index.html", render_html(dashboard, results_dir, out_dir))
     remove_unreferenced_figures(out_dir / FIGURES, dashboard_figures(dashboard))
@@ -255,18 +178,23 @@ def remove_unreferenced_figures(folder, shown: set[str]) -> list[Path]:
     return stale
 
 
+#: the modules the helper process of ``report all`` imports while this one composes configs
+HELPER_MODULES = ("repro.report.dashboard.tasks",)
+
+
 def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -> list[Path]:
     """``python -m repro.report all``: collect every row, draw, write; return the paths.
 
     The rows are the experiments whose records the results folder holds (a warning names the
     others); ``complete``: every experiment must be there (a DashboardError otherwise), as for
-    the committed results of the package. Where this process may use two cores or more, the
-    claims are decided in a second process while this one composes the configurations and
-    collects the rows (:func:`claims_beside`): the same table, in about half the wall time."""
+    the committed results of the package. The rows and the claims are tasks that this process
+    and, where it may use two cores or more, a second one share (:mod:`.tasks`; the second
+    starts while this one composes the configurations): the same pages, in about half the wall
+    time."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     out_dir = Path(out_dir) if out_dir is not None else results_dir
-    with claims_beside(paths().published, results_dir) as decided:
-        configs, absent = dashboard_configs(), []
+    with TaskSharing(HELPER_MODULES) as sharing:
+        configs, absent = shared_configs(sharing), []
         if not complete:
             configs, absent = present_configs(results_dir, configs)
             if absent:
@@ -276,43 +204,19 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
                     stacklevel=2,
                 )
         check_consistency(results_dir, configs)  # before the claims: they read every record
-        cache: dict = {}  # every folder read once by the rows (and the claims, when serial)
+        every_claim = [c for path in claim_files(paths().published) for c in read_claims(path)]
         with one_set():  # the old dashboard stays whole until the new one is (figures too)
-            dashboard = collect(results_dir, out_dir, configs, records_cache=cache, claims=False)
-            claims = decided(cache)
+            rows, claims = rows_and_claims(
+                sharing, results_dir, out_dir / FIGURES, configs, every_claim
+            )
             if absent:  # the claims of the experiments shown, and those no experiment decides
                 keep = (claims["experiment"] == "") | claims["experiment"].isin(list(configs))
                 claims = claims[keep].reset_index(drop=True)
+            dashboard = {"experiments": rows, "benchmarks": benchmark_rows(results_dir)}
             attach_claims(dashboard, claims)
-            written = write_dashboard(dashboard, results_dir, out_dir)
+            written = write_dashboard(dashboard, results_dir, out_dir, sharing)
             written.append(write_claims_csv(claims, out_dir))
     return written
-
-
-@contextlib.contextmanager
-def claims_beside(published_dir, results_dir):
-    """Decide every claim (:func:`~repro.report.dashboard.claims.all_claims`) in a second
-    process while the ``with`` block runs; yields ``decided(cache)``, which waits for the table
-    (or, on one core, decides it here, sharing ``cache``, the rows' records). The claims do not
-    depend on which experiments are shown: deciding them all and keeping those of the shown
-    experiments gives the table that deciding only those gives. Leaving the block early stops
-    the second process."""
-    pool = None
-    if allowed_cores() >= 2:
-        pool = multiprocessing.get_context("spawn").Pool(1)
-        pending = pool.apply_async(all_claims, (published_dir, results_dir))
-
-    def decided(cache: dict) -> pd.DataFrame:
-        if pool is None:
-            return all_claims(published_dir, results_dir, records_cache=cache)
-        return pending.get()
-
-    try:
-        yield decided
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
 
 
 def attach_claims(dashboard: dict, claims: pd.DataFrame) -> dict:

@@ -260,14 +260,20 @@ def _extent(p: dict) -> list[float]:
     return out
 
 
-def draw_paper_figures(dashboard: dict, out_dir) -> list[Path]:
-    """The figure of every paper with compared numbers, into ``<out_dir>/dashboard/``."""
+def paper_figure_jobs(dashboard: dict, out_dir) -> list[tuple[dict, list[dict], Path]]:
+    """(summary, points, path) of every paper with compared numbers: the arguments of
+    :func:`draw_paper_figure`, the figure into ``<out_dir>/dashboard/``."""
     rows = dashboard["experiments"]
-    written = []
+    jobs = []
     for summary in paper_summaries(dashboard):
         if summary["figure"] is None:
             continue
         primary = item_experiments(summary["paper"])
         points = paper_points([r for r in rows if r["experiment"] in primary])
-        written.append(draw_paper_figure(summary, points, Path(out_dir) / summary["figure"]))
-    return written
+        jobs.append((summary, points, Path(out_dir) / summary["figure"]))
+    return jobs
+
+
+def draw_paper_figures(dashboard: dict, out_dir) -> list[Path]:
+    """The figure of every paper with compared numbers, into ``<out_dir>/dashboard/``."""
+    return [draw_paper_figure(*job) for job in paper_figure_jobs(dashboard, out_dir)]
