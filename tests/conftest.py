@@ -29,6 +29,23 @@ def run_module(
     )
 
 
+def stored_files(folder) -> list[Path]:
+    """The record files under ``folder``, loose or packed (a pack's entries stand for the files
+    it folded), sorted; checkpoints excluded."""
+    from repro.evaluation.packs import loose_files, packed_entries
+
+    return sorted(set(loose_files(folder)) | set(packed_entries(folder)))
+
+
+def read_stored(path, columns=None):
+    """The frame of the record file ``path``, loose or packed (as ``pd.read_parquet`` read the
+    file before it was packed); only ``columns`` when given."""
+    from repro.evaluation.records import read_records
+
+    frame = read_records(path)
+    return frame if columns is None else frame[list(columns)]
+
+
 @pytest.fixture
 def python_m():
     """:func:`run_module`: ``python_m("repro.report", "compare", ...)``."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import run_module
+from conftest import read_stored, run_module
 
 from repro.report.compare import compare_records, parse_overrides, run_compare
 
@@ -215,7 +215,7 @@ def test_report_reads_published_numbers_from_paths_published(tmp_path, capsys):
     )
     assert main([*args, f"paths.published={tmp_path / 'published'}"]) == 0
     cell = results / "boulle2007_table4" / "waveform_noise+1000F2D" / "snb_cma.parquet"
-    acc = pd.read_parquet(cell).query("split == 'test' and metric == 'accuracy'")["value"]
+    acc = read_stored(cell).query("split == 'test' and metric == 'accuracy'")["value"]
     assert len(acc) == 10  # 10 folds
     text = (results / "boulle2007_table4" / "REPRODUCTION.md").read_text()
     assert "1 of 1 published numbers have a reproduced value" in text
