@@ -21,6 +21,7 @@ import pandas as pd
 
 from repro.config import experiment_names
 from repro.evaluation.guarded import adopt, held_back
+from repro.evaluation.store import ResultsStore
 from repro.report.claims.engine import COLUMNS, Claim, Evidence, claim_row
 from repro.report.dashboard.inputs import dashboard_configs
 from repro.report.dashboard.papers import draw_paper_figure, paper_figure_jobs
@@ -74,7 +75,7 @@ def reading_groups(configs: dict) -> list[list[str]]:
 
 def folder_bytes(results_dir: Path, folder: str) -> int:
     """The bytes of the record files of ``<results_dir>/<folder>`` (0: none)."""
-    path = Path(results_dir) / folder
+    path = ResultsStore(results_dir).folder(folder)
     return sum(p.stat().st_size for p in path.rglob("*.parquet") if p.is_file())
 
 
