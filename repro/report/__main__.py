@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
@@ -51,6 +53,7 @@ def dashboard_main(args: list[str]) -> int:
     from repro.datasets.exit_codes import exit_code
     from repro.report.compare import parse_overrides
     from repro.report.dashboard.build import generate_dashboard
+    from repro.report.dashboard.headline import dashboard_headline
     from repro.report.dashboard.inputs import DashboardError
 
     def write() -> int:
@@ -63,7 +66,11 @@ def dashboard_main(args: list[str]) -> int:
         complete = kv.get("complete", "false").lower()
         if complete not in ("true", "false"):
             raise ValueError(f"complete must be true or false, got {kv['complete']!r}")
-        return printed(generate_dashboard(kv.get("results"), kv.get("out"), complete == "true"))
+        written = generate_dashboard(kv.get("results"), kv.get("out"), complete == "true")
+        printed(written)
+        rows = [Path(p) for p in written if Path(p).name == "rows.json"]
+        print(dashboard_headline(json.loads(rows[0].read_text())))
+        return 0
 
     return exit_code(write, (DashboardError,))
 
@@ -74,6 +81,7 @@ def experiment_main(args: list[str]) -> int:
     from repro.config import PublishedNumbersNotFound
     from repro.datasets.exit_codes import exit_code
     from repro.report.compare import parse_overrides
+    from repro.report.dashboard.build import experiment_headline
     from repro.report.generate import generate_report
 
     def write() -> int:
@@ -90,7 +98,11 @@ def experiment_main(args: list[str]) -> int:
                 raise
             hint = f"run `python -m repro experiment={kv['experiment']}` first"
             raise NoRecords(f"{err}; {hint}") from err
-        return printed(paths)
+        printed(paths)
+        headline = experiment_headline(kv["experiment"], paths, kv.get("results"), overrides)
+        if headline:
+            print(headline)
+        return 0
 
     return exit_code(write, (PublishedNumbersNotFound, NoRecords))
 

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from repro.evaluation.guarded import write_text
-from repro.report.escape import file_stem, say, short_label, write_csv
+from repro.report.escape import file_stem, markdown_cell, say, short_label, terminal_text, write_csv
 from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
@@ -126,6 +126,16 @@ _FREQUENTIST_KEYS = {"correction", "alpha", "monotone", "cap"}
 _BAYESIAN_KEYS = {"rope", "reference", "seed", "nsamples", "hierarchical"} | {
     f"hierarchical.{name}" for name in HIERARCHICAL_OPTIONS
 }
+
+
+def _md_names(names) -> str:
+    """Names from records as one inert line of Markdown prose (no raw HTML, no line break)."""
+    return ", ".join(markdown_cell(n) for n in names)
+
+
+def _md_alt(text: str) -> str:
+    """``text`` for the alt text of a Markdown image: inert, with its brackets escaped."""
+    return markdown_cell(text).replace("[", r"\[").replace("]", r"\]")
 
 
 def _label(method: str) -> str:
@@ -327,13 +337,13 @@ def compare_records(
     text = [
         f"# Comparison of {len(order)} methods on {metric} ({direction}), "
         f"{correction} correction\n",
-        f"Data sets ({res['table'].shape[0]}): {', '.join(map(str, res['table'].index))}.\n",
+        f"Data sets ({res['table'].shape[0]}): {_md_names(res['table'].index)}.\n",
     ]
     if res["left_out"]:
-        text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
+        text.append(f"Left out (a method has no {metric}): {_md_names(res['left_out'])}.\n")
     if res["missing"]:
         text.append(f"\nFolds without a value of {metric}:\n\n")
-        text += [f"- {line}\n" for line in res["missing"]]
+        text += [f"- {markdown_cell(line)}\n" for line in res["missing"]]
     text += [
         "\n## Average ranks (1 = best)\n\n",
         to_markdown(rank_frame, index_title="method", float_format=_fmt),
@@ -498,20 +508,21 @@ def compare_bayesian(
     direction = "higher is better" if res["higher_is_better"] else "lower is better"
     results = res["results"]
     ref_label = _label(reference)
+    ref_md = markdown_cell(ref_label)
     text = [
-        f"# Bayesian comparison of {ref_label} with {results['method'].nunique()} methods on "
+        f"# Bayesian comparison of {ref_md} with {results['method'].nunique()} methods on "
         f"{metric} ({direction})\n",
-        f"\nBenavoli et al. (2017, JMLR 18(77)), computed by baycomp: P({ref_label} better), "
+        f"\nBenavoli et al. (2017, JMLR 18(77)), computed by baycomp: P({ref_md} better), "
         f"P(practically equivalent: within the rope of {rope:g} {metric}), P(other better); "
         f"each is the share of posterior samples in which that region is the most probable "
         f"(seed = {res['options']['seed']}, {res['options']['nsamples']} samples).\n",
-        f"\nData sets ({res['table'].shape[0]}): {', '.join(map(str, res['table'].index))}.\n",
+        f"\nData sets ({res['table'].shape[0]}): {_md_names(res['table'].index)}.\n",
     ]
     if res["left_out"]:
-        text.append(f"Left out (a method has no {metric}): {', '.join(res['left_out'])}.\n")
+        text.append(f"Left out (a method has no {metric}): {_md_names(res['left_out'])}.\n")
     if res["missing"]:
         text.append(f"\nFolds without a value of {metric}:\n\n")
-        text += [f"- {line}\n" for line in res["missing"]]
+        text += [f"- {markdown_cell(line)}\n" for line in res["missing"]]
     titles = {
         "signed_rank": "Bayesian signed-rank test over data sets (mean scores)",
         "hierarchical": "Bayesian hierarchical t-test over the folds "
@@ -537,7 +548,7 @@ def compare_bayesian(
         figures.append(png)
         if len(figures) == 1:
             text.append("\n## Simplex plots of the signed-rank posterior (baycomp)\n\n")
-        text.append(f"![{ref_label} vs {_label(method)}]({png.name})\n")
+        text.append(f"![{_md_alt(ref_label)} vs {_md_alt(_label(method))}]({png.name})\n")
     md_path = out / f"{stem}.md"
     write_text(md_path, "".join(text))
     csv_path = out / f"{stem}.csv"
@@ -664,7 +675,7 @@ def main(args: list[str]) -> int:
                 echo=True,
             )
     except (ValueError, FileNotFoundError, ImportError) as err:
-        print(f"error: {err}\n{USAGE} (--help: every argument)", file=sys.stderr)
+        print(f"error: {terminal_text(err)}\n{USAGE} (--help: every argument)", file=sys.stderr)
         return 2
     except OSError as err:  # a read-only or full output folder: one line
         from repro.datasets.exit_codes import unwritable_message

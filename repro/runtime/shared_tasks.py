@@ -38,17 +38,23 @@ def _next(counter) -> int:
     return index
 
 
-def _serve(counter, inbox, outbox, preload) -> None:
+def _finished(done, say, task, total: int) -> None:
+    if say is not None:
+        say(task, _next(done) + 1, total)
+
+
+def _serve(counter, done, inbox, outbox, preload) -> None:
     """The helper: import ``preload``; then, per job from ``inbox``, take tasks until none is
     left, each result (or error) onto ``outbox``, and "done" last."""
     for name in preload:
         importlib.import_module(name)
     while (job := inbox.get()) is not None:
-        function, tasks, common = job
+        function, tasks, common, say = job
         kept: dict = {}
         while (index := _next(counter)) < len(tasks):
             try:
                 outbox.put(("result", index, function(tasks[index], common, kept)))
+                _finished(done, say, tasks[index], len(tasks))
             except BaseException as exc:  # noqa: BLE001 (handed to the caller, who raises it)
                 outbox.put(("error", index, _portable(exc)))
                 break
@@ -77,11 +83,11 @@ class TaskSharing:
     def __enter__(self) -> TaskSharing:
         if allowed_cores() >= 2:
             context = multiprocessing.get_context("spawn")
-            self._counter = context.Value("q", 0)
+            self._counter, self._done = context.Value("q", 0), context.Value("q", 0)
             self._inbox, self._outbox = context.Queue(), context.Queue()
             self._process = context.Process(
                 target=_serve,
-                args=(self._counter, self._inbox, self._outbox, self.preload),
+                args=(self._counter, self._done, self._inbox, self._outbox, self.preload),
                 daemon=True,
             )
             self._process.start()
@@ -92,17 +98,26 @@ class TaskSharing:
         """True when a helper process shares the tasks."""
         return self._process is not None
 
-    def run(self, function, tasks: list, common=None) -> list:
-        """``[function(task, common, kept) for task in tasks]`` (module docstring)."""
+    def run(self, function, tasks: list, common=None, say=None) -> list:
+        """``[function(task, common, kept) for task in tasks]`` (module docstring); ``say``: a
+        module-level ``say(task, finished, total)`` that either process calls after each task
+        (progress: ``finished`` counts the tasks of both)."""
         tasks, kept = list(tasks), {}
         if self._process is None or len(tasks) < 2:
-            return [function(task, common, kept) for task in tasks]
-        with self._counter.get_lock():
-            self._counter.value = 0
-        self._inbox.put((function, tasks, common))
+            results = []
+            for finished, task in enumerate(tasks, 1):
+                results.append(function(task, common, kept))
+                if say is not None:
+                    say(task, finished, len(tasks))
+            return results
+        for value in (self._counter, self._done):
+            with value.get_lock():
+                value.value = 0
+        self._inbox.put((function, tasks, common, say))
         results: dict[int, object] = {}
         while (index := _next(self._counter)) < len(tasks):
             results[index] = function(tasks[index], common, kept)
+            _finished(self._done, say, tasks[index], len(tasks))
         while True:
             try:
                 kind, index, value = self._outbox.get(timeout=POLL)

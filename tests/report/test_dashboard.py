@@ -394,7 +394,9 @@ def test_figures_the_page_no_longer_shows_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept_vs_a.png", "rows.json"]
 
 
-def test_report_all_shared_by_two_processes_writes_what_one_process_writes(tmp_path, monkeypatch):
+def test_report_all_shared_by_two_processes_writes_what_one_process_writes(
+    tmp_path, monkeypatch, capsys
+):
     """``report all`` shares its tasks with a second process (two cores or more): the pages,
     rows, figures and claims are byte for byte those of one process, and the claims those of
     the experiments shown (the claims no experiment decides among them)."""
@@ -419,6 +421,13 @@ def test_report_all_shared_by_two_processes_writes_what_one_process_writes(tmp_p
         outputs[cores] = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
         assert not multiprocessing.active_children()  # the second process ended with the run
     assert outputs[2] == outputs[1]
+    said = capsys.readouterr()
+    claims = pd.read_csv(tmp_path / "out1" / "claims.csv", keep_default_na=False)["verdict"]
+    headline = said.out.splitlines()[-1]
+    assert headline.startswith(f"dashboard of {len(shown)} experiments: ")
+    for verdict, n in claims.value_counts().items():
+        assert f"{n} {verdict}" in headline
+    assert "report all: 5 experiments and 222 claims" in said.err  # progress
     assert any(p.suffix == ".png" for p in outputs[2])  # figures drawn by either process
     expected = all_claims(paths().published, results, set(shown))
     written = pd.read_csv(tmp_path / "out2" / "claims.csv", keep_default_na=False)

@@ -82,6 +82,7 @@ from repro.report.dashboard.claims import (
     paper_claims_without_experiment,
     write_claims_csv,
 )
+from repro.report.dashboard.headline import row_headline
 from repro.report.dashboard.inputs import (
     FIGURES,
     check_consistency,
@@ -273,3 +274,26 @@ def _refreshed(experiment: str, results_dir, configs: dict | None) -> list[Path]
         }
     )
     return write_dashboard(dashboard, results_dir, results_dir)
+
+
+def experiment_headline(experiment: str, written, results_dir=None, overrides=()) -> str | None:
+    """The headline of ``python -m repro.report experiment=NAME`` (:func:`.headline.row_headline`):
+    its dashboard row as the report just wrote it (``written``: the report's paths, the
+    dashboard's ``rows.json`` among them when the report refreshed it), else computed from the
+    records (no figure drawn); None for an experiment the dashboard leaves out."""
+    from repro.config import experiment_config
+
+    cfg = experiment_config(experiment, list(overrides))
+    if (cfg.get("report") or {}).get("dashboard", True) is False:
+        return None
+    stored = [Path(p) for p in written if Path(p).name == ROWS and Path(p).parent.name == FIGURES]
+    if stored:
+        rows = json.loads(stored[0].read_text())["experiments"]
+        found = [r for r in rows if r["experiment"] == experiment]
+        if found:
+            return row_headline(found[0])
+    where = paths(cfg)
+    results_dir = Path(results_dir if results_dir is not None else where.results)
+    cache: dict = {}
+    claims = all_claims(where.published, results_dir, {experiment}, records_cache=cache)
+    return row_headline(experiment_row(experiment, cfg, results_dir, cache, None, claims))

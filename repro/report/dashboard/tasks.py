@@ -13,6 +13,7 @@ order of their files, the figures and the warnings those of a serial run.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,14 +108,27 @@ def run_task(task: Task, common: tuple, cache: dict) -> Done:
     return Done(rows, decided, pending, [(str(w.message), w.category) for w in caught])
 
 
+def say_done(task: Task, finished: int, total: int) -> None:
+    """``report all: rows and claims k/n (names)`` on stderr, from either process."""
+    names = ", ".join(task.configs) or "the claims of no experiment shown"
+    print(f"report all: rows and claims {finished}/{total} ({names})", file=sys.stderr, flush=True)
+
+
 def rows_and_claims(sharing, results_dir, figures, configs: dict, claims: list[Claim]):
     """(the rows of ``configs`` in their order, the claims table of ``claims`` in theirs):
     the tasks shared by ``sharing``; the figures' writes go to the open
     :func:`~repro.evaluation.guarded.one_set`, the warnings are raised here."""
     tasks = dashboard_tasks(configs, claims, results_dir)
+    where = "this process and a second one" if sharing.helped else "this process"
+    print(
+        f"report all: {len(configs)} experiments and {len(claims)} claims, "
+        f"{len(tasks)} tasks shared by {where}",
+        file=sys.stderr,
+        flush=True,
+    )
     common = (Path(results_dir), figures, majority_rates())
     rows, decided = {}, {}
-    for done in sharing.run(run_task, tasks, common):
+    for done in sharing.run(run_task, tasks, common, say_done):
         adopt(done.pending)
         for message, category in done.warned:
             warnings.warn(message, category, stacklevel=2)
