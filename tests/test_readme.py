@@ -1,8 +1,10 @@
 """Keep the README true: every command in it is run here or by CI (.ci/run)."""
 
+import os
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -45,14 +47,35 @@ def _marks(command):
     return [pytest.mark.slow] if long else []
 
 
+def _git(folder, *args) -> str:
+    who = {
+        f"GIT_{role}_{key}": "t" for role in ("AUTHOR", "COMMITTER") for key in ("NAME", "EMAIL")
+    }
+    env = {**who, "PATH": os.environ["PATH"], "HOME": str(folder)}
+    proc = subprocess.run(["git", *args], cwd=folder, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 @pytest.mark.parametrize("command", [pytest.param(c, marks=_marks(c)) for c in CLI])
 def test_cli_command_runs(command, tmp_path):
+    """Each command runs; a report command leaves ``git status`` clean: what it writes over the
+    committed results is byte for byte what is committed (the copy is a repository of its own,
+    with the project's ``.gitignore``)."""
     args = shlex.split(command)
     assert args[:2] == ["python", "-m"]
     # reports read the committed results: work on a copy so the checkout is left untouched
     shutil.copytree(ROOT / "results", tmp_path / "results")
+    report = args[2] == "repro.report"
+    if report:
+        shutil.copy(ROOT / ".gitignore", tmp_path / ".gitignore")
+        _git(tmp_path, "init", "-q")
+        _git(tmp_path, "add", "-A")
+        _git(tmp_path, "commit", "-q", "-m", "the committed results")
     proc = run_module(args[2], *args[3:], cwd=tmp_path, timeout=3600)
     assert proc.returncode == 0, proc.stderr
+    if report:
+        assert _git(tmp_path, "status", "--porcelain") == "", f"{command} changed the results"
     if args[2:] == ["repro.report", "all"]:
         # it decides every claim again: the committed results/claims.csv is what the rules
         # decide from the committed records today

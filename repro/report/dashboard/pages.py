@@ -11,11 +11,12 @@ import os
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 from repro.report.claims.engine import VERDICTS
 from repro.report.dashboard.bayesian import ROPE
 from repro.report.dashboard.papers import VERDICT_COLOURS, paper_summaries
-from repro.report.escape import markdown_cell, markdown_code
+from repro.report.escape import CONTROL, markdown_cell, markdown_code
 from repro.report.paper_data import papers
 
 #: one mark per verdict in the Markdown page (it has no colours)
@@ -140,6 +141,14 @@ def _finalize_markdown(value):
     return markdown_cell(value)
 
 
+def _finalize_html(value):
+    """Every ``{{ }}`` of the HTML template without control characters (a NUL, an escape
+    sequence's ESC from a record's name); Jinja's autoescape then escapes the markup."""
+    if isinstance(value, markupsafe.Markup):
+        return markupsafe.Markup(CONTROL.sub("", value))
+    return CONTROL.sub("", value) if isinstance(value, str) else value
+
+
 def environment(markdown: bool = False) -> jinja2.Environment:
     """The templates' environment: HTML autoescaped by Jinja; Markdown (``markdown``) with every
     expression made inert (:func:`_finalize_markdown`); filters ``md`` (a table cell), ``quote``
@@ -151,7 +160,7 @@ def environment(markdown: bool = False) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
-        finalize=_finalize_markdown if markdown else None,
+        finalize=_finalize_markdown if markdown else _finalize_html,
     )
     env.filters.update(md=_md, code=_code, quote=_md_quote, slug=_slug)
     return env
