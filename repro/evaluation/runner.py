@@ -317,6 +317,14 @@ def _compute(cell: Cell, store, n_jobs: int, progress: bool, backend="loky", tim
     frames, art_frames = store.saved_folds(cell, splits) if store is not None else ({}, {})
     todo = [s for s in splits if (s.repetition, s.fold) not in frames]
     desc = f"{cell.method_key} on {ds.name}"
+    if todo and not warmed(cell.estimator):  # before the folds' bar: its ETA leaves it out
+        with tqdm(
+            desc=f"{desc}: compiling kernels (first run only: once per machine, then cached)",
+            bar_format="{desc} [{elapsed}]",
+            disable=not progress,
+            leave=False,
+        ):
+            warm_up(cell.estimator, ds.X, ds.y, todo[0].train)  # the workers load it compiled
     bar = tqdm(
         total=len(splits),
         initial=len(splits) - len(todo),
@@ -325,10 +333,6 @@ def _compute(cell: Cell, store, n_jobs: int, progress: bool, backend="loky", tim
         disable=not progress,
         leave=False,
     )
-    if todo and not warmed(cell.estimator):
-        bar.set_description_str(f"{desc}: compiling kernels (first run only)")
-        warm_up(cell.estimator, ds.X, ds.y, todo[0].train)  # the workers load what it compiled
-        bar.set_description_str(desc)
     limit_threads = n_jobs != 1 or backend == "dask"  # a Dask worker runs several folds
     parent = os.getpid() if backend == "loky" else None  # workers end with this process
     if timeout is None:
