@@ -361,6 +361,9 @@ def apply_data_path(args: list[str]) -> None:
 
 
 def main() -> None:
+    from repro.cli.console import print_warnings_as_one_line
+
+    print_warnings_as_one_line()
     argv = sys.argv[1:]
     if any(a in ("--help", "-h") for a in argv):
         print(HELP)

@@ -7,6 +7,8 @@ logarithm needs it (ILF, compression rate, log-sum); the floor is part of the re
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, roc_auc_score
 
@@ -63,8 +65,12 @@ def compression_rate(y: np.ndarray, proba: np.ndarray, train_prior: np.ndarray) 
 
 
 def balanced_error_rate(y: np.ndarray, proba: np.ndarray) -> float:
-    """BER = mean over the classes present of (1 − recall) = 1 − balanced accuracy."""
-    return float(1.0 - balanced_accuracy_score(y, np.argmax(proba, axis=1)))
+    """BER = mean over the classes present of (1 − recall) = 1 − balanced accuracy. A predicted
+    class absent from ``y`` (a small fold) has no recall and is not counted, as the definition
+    says: scikit-learn's warning that it is absent is silenced here."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="y_pred contains classes not in y_true")
+        return float(1.0 - balanced_accuracy_score(y, np.argmax(proba, axis=1)))
 
 
 def brier_score(y: np.ndarray, proba: np.ndarray) -> float:

@@ -109,7 +109,10 @@ def experiment_main(args: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     from repro.cli.arguments import UsageError, split_config_dirs, use_config_dirs
+    from repro.cli.console import print_warnings_as_one_line
 
+    if argv is None:  # the command line, not a call from Python (a test, a notebook)
+        print_warnings_as_one_line()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         use_config_dirs(args)

@@ -114,3 +114,17 @@ def test_expected_calibration_error_by_hand():
     np.testing.assert_allclose(accuracy, [0.5, 1.0])
     assert expected_calibration_error(y, proba, n_bins=4) == pytest.approx(0.0875)
     assert expected_calibration_error(np.array([0, 1]), np.eye(2)) == 0.0  # certain and right
+
+
+def test_ber_of_a_fold_missing_a_predicted_class_is_quiet_and_counts_the_classes_present():
+    """y has classes 0 and 1, one row predicted as class 2: recalls 1/2 and 1, BER 1/4, and no
+    scikit-learn warning per fold (200 of them in a wu2015 run)."""
+    import warnings
+
+    from repro.evaluation.metrics import balanced_error_rate
+
+    y = np.array([0, 0, 1, 1])
+    proba = np.eye(3)[[0, 2, 1, 1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert balanced_error_rate(y, proba) == 0.25

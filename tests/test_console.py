@@ -1,0 +1,23 @@
+"""Warnings on the command line as one line (repro.cli.console)."""
+
+from conftest import ROOT, run_module
+
+from repro.cli.console import one_line
+
+
+def test_a_warning_is_one_line_with_its_category_and_no_source():
+    text = one_line("first part\n  second part\n", UserWarning, "/lib/x.py", 12, line="warn()")
+    assert text == "warning: first part second part (UserWarning)\n"
+
+
+def test_report_all_prints_its_warning_as_one_line(tmp_path):
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "wu2015_fig2").symlink_to(ROOT / "results" / "wu2015_fig2")
+    proc = run_module("repro.report", "all", f"results={results}", f"out={tmp_path / 'out'}",
+                      cwd=tmp_path, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stderr.splitlines() if "left out of its dashboard" in x]
+    assert line.startswith(f"warning: experiments without results in {results}, left out")
+    assert line.endswith("(UserWarning)")
+    assert "warnings.warn(" not in proc.stderr and ".py:" not in proc.stderr
