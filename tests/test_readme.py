@@ -92,3 +92,23 @@ def test_python_api_block_runs(tmp_path, monkeypatch):
     records = namespace["records"]
     acc = records.query("split == 'test' and metric == 'accuracy'")["value"]
     assert len(acc) == 10 and 0.7 < acc.mean() < 0.8  # NB on pima: about 0.76
+
+
+def test_the_numbers_the_readme_states_are_current(request):
+    """The README's counts that drift: the bundled data sets, the benchmark's committed cells
+    and the size of the suite (within 10% of what this run collected, when it is the whole
+    suite)."""
+    from repro.evaluation.packs import open_pack
+
+    (bundled,) = re.findall(r"the (\d+) bundled benchmark data sets", README)
+    assert int(bundled) == len(list((ROOT / "datasets").glob("*.parquet")))
+    stated_cells = r"all (\d+) cells, (\d+) data sets × (\d+) methods, are committed"
+    cells, sets, methods = map(int, re.search(stated_cells, README).groups())
+    entries = list(open_pack(ROOT / "results" / "nb_benchmark" / "packed.parquet").entries)
+    assert cells == len(entries) == sets * methods
+    assert sets == len({n.split("/")[0] for n in entries})
+    (stated,) = re.findall(r"some ([\d,]+) tests", README)
+    collected = len(request.session.items)
+    if collected < 3000:
+        pytest.skip(f"{collected} tests collected: a part of the suite, not the whole")
+    assert abs(collected - int(stated.replace(",", ""))) <= 0.1 * collected, collected
