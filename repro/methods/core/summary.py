@@ -4,15 +4,19 @@ The score of class j is additive in the variables,
 
     score_j(x) = log P(j) + Σ_k t_kj(x_k),   t_kj(v) = w_k · log P(x_k = v | j)
 
-(boulle2007 eq. 3, hue2024 eq. 2; 0 for a missing value; BMA-NB and the interpolated NB of
-vidaurre2012 have terms of their own, still one per variable). For an additive score the Shapley
+(boulle2007 eq. 3, hue2024 eq. 2; a missing value has the term its variable model gives it: 0
+where missing values are skipped, the term of its own part in Khiops' MODL models; BMA-NB and the
+interpolated NB of vidaurre2012 have terms of their own, still one per variable). For an additive score the Shapley
 value of variable k, with the training rows as the background distribution, is exact:
 
     φ_kj(x) = t_kj(x_k) − E_train[t_kj(X_k)],     Σ_k φ_kj(x) = score_j(x) − E_train[score_j(X)]
 
-(the contribution Khiops 11 reports for its selective naive Bayes). The explained output is the
-log-odds of the second class for two classes (φ_k = φ_k1 − φ_k0), and for J > 2 the scores
-centred over the classes (φ_kj − mean_j' φ_kj': the softmax ignores what all classes share).
+The explained output is the log-odds of the second class for two classes (φ_k = φ_k1 − φ_k0:
+what Khiops 11's ``interpret_predictor`` reports for that class, to its 10 printed digits,
+tests/methods/test_shapley_khiops.py), and for J > 2 the scores centred over the classes
+(φ_kj − mean_j' φ_kj': the softmax ignores what all classes share). For J > 2 Khiops explains
+another quantity, each class against the rest pooled, log P(x_k | j)/P(x_k | ¬j), and weights
+its importance by the class priors: its values and ranking differ from these.
 The importance of variable k is the mean of |φ_k| over the rows (and over the classes for J > 2).
 What is explained is the score; a model that bounds its output afterwards (Khiops' shrink toward
 uniform of ``fnb_khiops``, ``output_shrink="khiops"``) is explained before that bound.
