@@ -306,6 +306,7 @@ def test_registry_and_defaults():
         "random_state": 0,
         "output_shrink": "none",
         "categorical_features": "auto",
+        "max_selected": None,  # not in the method's config: the stored cells' hashes unchanged
     }
 
 

@@ -204,6 +204,11 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
         """Weights w_k ≥ 0 (finite); the plain naive Bayes gives weight 1 to every variable."""
         return np.ones(Z.shape[1])
 
+    def _limit_selection(self, Z: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The weights as the model keeps them (a subclass may cap the number of variables and
+        re-optimise under the cap); here ``weights`` unchanged."""
+        return weights
+
     def _output_shrink(self) -> str:
         """The output bound applied by :meth:`predict_log_proba`, one of :data:`OUTPUT_SHRINKS`:
         the ``output_shrink`` parameter of the estimators that have one, else "none"
@@ -235,6 +240,7 @@ class WeightedNaiveBayes(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} produced invalid weights: {Z.shape[1]} finite values "
                 f"≥ 0 expected, got {weights!r}"
             )
+        weights = np.asarray(self._limit_selection(Z, y_idx, weights), dtype=np.float64)
         self.weights_ = weights
         self.selected_ = self._selection(weights)
         self.n_selected_features_ = int(self.selected_.sum())

@@ -160,6 +160,9 @@ class FractionalNaiveBayes(KhiopsPreparedNaiveBayes):
         Seed of the shuffles.
     output_shrink : {"none", "khiops"}, default "none"
     categorical_features : "auto" or mask/indices/names
+    max_selected : int ≥ 1 or None, default None
+        At most this many variables of weight > 0, the weights re-optimised under the cap
+        (:mod:`repro.methods.khiops.prepared`).
 
     Attributes
     ----------
@@ -181,18 +184,21 @@ class FractionalNaiveBayes(KhiopsPreparedNaiveBayes):
         random_state=0,
         output_shrink="none",
         categorical_features="auto",
+        max_selected=None,
     ):
         self.lambda_ = lambda_
         self.p = p
         self.random_state = random_state
         self.output_shrink = output_shrink
         self.categorical_features = categorical_features
+        self.max_selected = max_selected
 
     def _check_params(self):
         check_real("lambda_", self.lambda_, low=0)
         check_real("p", self.p, low=0, high=1, low_open=True)
         check_random_state(self.random_state)
         check_output_shrink(self.output_shrink)
+        self._check_max_selected()
 
     def _fit_weights(self, Z, y):
         start = time.perf_counter()

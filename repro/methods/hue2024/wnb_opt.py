@@ -74,6 +74,9 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
     random_state : int, default 0 (the "snb" and "fnb" initialisations)
     output_shrink : {"none", "khiops"}, default "none"
     categorical_features : "auto" or mask/indices/names
+    max_selected : int ≥ 1 or None, default None
+        At most this many variables of weight > 0, the weights re-optimised under the cap
+        (:mod:`repro.methods.khiops.prepared`).
 
     Attributes
     ----------
@@ -101,6 +104,7 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
         random_state=0,
         output_shrink="none",
         categorical_features="auto",
+        max_selected=None,
     ):
         self.algorithm = algorithm
         self.lambda_ = lambda_
@@ -113,8 +117,10 @@ class OptimisedWeightedNaiveBayes(KhiopsPreparedNaiveBayes):
         self.random_state = random_state
         self.output_shrink = output_shrink
         self.categorical_features = categorical_features
+        self.max_selected = max_selected
 
     def _check_params(self):
+        self._check_max_selected()
         check_choice("algorithm", self.algorithm, ALGORITHMS)
         check_real("lambda_", self.lambda_, low=0)
         check_real("p", self.p, low=0, high=1, low_open=True)

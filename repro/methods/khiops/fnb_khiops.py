@@ -98,6 +98,9 @@ class KhiopsFractionalNaiveBayes(KhiopsPreparedNaiveBayes):
         bit-identical for every value
         (:func:`repro.methods.core.base.fit_variable_models`). Keep 1 when the folds already run in
         parallel.
+    max_selected : int ≥ 1 or None, default None
+        At most this many variables of weight > 0, the weights re-optimised under the cap
+        (:mod:`repro.methods.khiops.prepared`; Khiops 11 drops the weakest instead).
 
     Attributes
     ----------
@@ -107,14 +110,22 @@ class KhiopsFractionalNaiveBayes(KhiopsPreparedNaiveBayes):
     """
 
     def __init__(
-        self, *, prior_weight=0.1, prior_exponent=0.95, categorical_features="auto", n_jobs=1
+        self,
+        *,
+        prior_weight=0.1,
+        prior_exponent=0.95,
+        categorical_features="auto",
+        n_jobs=1,
+        max_selected=None,
     ):
         self.prior_weight = prior_weight
         self.prior_exponent = prior_exponent
         self.categorical_features = categorical_features
         self.n_jobs = n_jobs
+        self.max_selected = max_selected
 
     def _check_params(self):
+        self._check_max_selected()
         check_real("prior_weight", self.prior_weight, low=0)
         check_real("prior_exponent", self.prior_exponent, low=0, high=1, low_open=True)
         check_n_jobs(self.n_jobs)
