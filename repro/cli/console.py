@@ -1,18 +1,36 @@
-"""What the command lines print besides their results: each warning as one line.
+"""What the command lines print besides their results: text safe for a terminal, and each
+warning as one line.
 
-``python -m repro`` and ``python -m repro.report`` print a warning
-as ``warning: <message> (<category>)``, its line breaks folded: not Python's two lines with
-the file, the line number and the source line of the library that raised it.
+- :func:`terminal_text`: ANSI escape sequences and other control characters removed (newlines
+  and tabs kept): a name from a record (or a record file's name) cannot clear a screen or write
+  to the clipboard;
+- ``python -m repro`` and ``python -m repro.report`` print a warning as
+  ``warning: <message> (<category>)`` (:func:`one_line`), its line breaks folded, through
+  :func:`terminal_text`: not Python's two lines with the file, the line number and the source
+  line of the library that raised it.
 """
 
 from __future__ import annotations
 
+import re
 import warnings
+
+#: C0 and C1 control characters, and DEL (newline and tab are handled per output)
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: ANSI escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte ones
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def terminal_text(text) -> str:
+    """``text`` without ANSI escape sequences or other control characters (newlines and tabs
+    kept): what a record holds cannot clear a screen or write to the clipboard."""
+    return CONTROL.sub("", ANSI.sub("", str(text)))
 
 
 def one_line(message, category, filename, lineno, file=None, line=None) -> str:
     """A warning as one line (the signature of :func:`warnings.formatwarning`)."""
-    text = " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+    lines = terminal_text(message).splitlines()
+    text = " ".join(part.strip() for part in lines if part.strip())
     return f"warning: {text} ({category.__name__})\n"
 
 

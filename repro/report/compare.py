@@ -54,7 +54,15 @@ import numpy as np
 import pandas as pd
 
 from repro.evaluation.guarded import write_text
-from repro.report.escape import file_stem, markdown_cell, say, short_label, terminal_text, write_csv
+from repro.report.escape import (
+    file_stem,
+    markdown_cell,
+    markdown_names,
+    say,
+    short_label,
+    terminal_text,
+    write_csv,
+)
 from repro.report.figure_files import save_figure
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.bayesian import HIERARCHICAL_OPTIONS, hierarchical, signed_rank_posterior
@@ -126,11 +134,6 @@ _FREQUENTIST_KEYS = {"correction", "alpha", "monotone", "cap"}
 _BAYESIAN_KEYS = {"rope", "reference", "seed", "nsamples", "hierarchical"} | {
     f"hierarchical.{name}" for name in HIERARCHICAL_OPTIONS
 }
-
-
-def _md_names(names) -> str:
-    """Names from records as one inert line of Markdown prose (no raw HTML, no line break)."""
-    return ", ".join(markdown_cell(n) for n in names)
 
 
 def _md_alt(text: str) -> str:
@@ -337,10 +340,10 @@ def compare_records(
     text = [
         f"# Comparison of {len(order)} methods on {metric} ({direction}), "
         f"{correction} correction\n",
-        f"Data sets ({res['table'].shape[0]}): {_md_names(res['table'].index)}.\n",
+        f"Data sets ({res['table'].shape[0]}): {markdown_names(res['table'].index)}.\n",
     ]
     if res["left_out"]:
-        text.append(f"Left out (a method has no {metric}): {_md_names(res['left_out'])}.\n")
+        text.append(f"Left out (a method has no {metric}): {markdown_names(res['left_out'])}.\n")
     if res["missing"]:
         text.append(f"\nFolds without a value of {metric}:\n\n")
         text += [f"- {markdown_cell(line)}\n" for line in res["missing"]]
@@ -516,10 +519,10 @@ def compare_bayesian(
         f"P(practically equivalent: within the rope of {rope:g} {metric}), P(other better); "
         f"each is the share of posterior samples in which that region is the most probable "
         f"(seed = {res['options']['seed']}, {res['options']['nsamples']} samples).\n",
-        f"\nData sets ({res['table'].shape[0]}): {_md_names(res['table'].index)}.\n",
+        f"\nData sets ({res['table'].shape[0]}): {markdown_names(res['table'].index)}.\n",
     ]
     if res["left_out"]:
-        text.append(f"Left out (a method has no {metric}): {_md_names(res['left_out'])}.\n")
+        text.append(f"Left out (a method has no {metric}): {markdown_names(res['left_out'])}.\n")
     if res["missing"]:
         text.append(f"\nFolds without a value of {metric}:\n\n")
         text += [f"- {markdown_cell(line)}\n" for line in res["missing"]]

@@ -27,12 +27,11 @@ import re
 
 import pandas as pd
 
+from repro.cli.console import ANSI as ANSI  # the terminal's rules live with the console
+from repro.cli.console import CONTROL
+from repro.cli.console import terminal_text as terminal_text
 from repro.evaluation.guarded import write_text
 
-#: C0 and C1 control characters, and DEL (newline and tab are handled per output)
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: ANSI escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte ones
-ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 #: what starts a spreadsheet formula
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: LaTeX's special characters and their escapes (the rest of the text is kept)
@@ -51,6 +50,12 @@ def markdown_cell(text) -> str:
     text = CONTROL.sub("", str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return text.replace("|", r"\|")
+
+
+def markdown_names(names) -> str:
+    """Names from records as one inert line of Markdown prose, comma-separated
+    (:func:`markdown_cell` of each: no raw HTML, no line break that could start a heading)."""
+    return ", ".join(markdown_cell(n) for n in names)
 
 
 def markdown_code(text) -> str:
@@ -105,12 +110,6 @@ def write_csv(frame: pd.DataFrame, path, **kwargs):
     if isinstance(path, str | os.PathLike):
         return write_text(path, csv_frame(frame).to_csv(**kwargs))
     return csv_frame(frame).to_csv(path, **kwargs)
-
-
-def terminal_text(text) -> str:
-    """``text`` without ANSI escape sequences or other control characters (newlines and tabs
-    kept): what a record holds cannot clear a screen or write to the clipboard."""
-    return CONTROL.sub("", ANSI.sub("", str(text)))
 
 
 def say(*parts, **kwargs) -> None:

@@ -52,6 +52,7 @@ import pandas as pd
 from repro.config import experiment_config, paths
 from repro.evaluation.guarded import one_set, write_text
 from repro.evaluation.store import ResultsStore
+from repro.report.escape import markdown_cell, markdown_names
 from repro.report.reproduction import (
     compare_reported,
     judge,
@@ -141,16 +142,19 @@ def _write_report(experiment, cfg, where, results_dir, out_dir) -> list[Path]:
             methods=[m for m in methods if m in set(records["method"])],
         )
         caption = spec.get("caption", spec["name"])
-        note = (
-            f"\n{len(table.attrs['datasets'])} data sets: {', '.join(table.attrs['datasets'])}.\n"
-        )
+        names = table.attrs["datasets"]  # names from records: inert Markdown
+        note = f"\n{len(names)} data sets: {markdown_names(names)}.\n"
         if table.attrs["incomplete"]:
-            note += f"Left out (not every method ran): {', '.join(table.attrs['incomplete'])}.\n"
+            note += (
+                f"Left out (not every method ran): {markdown_names(table.attrs['incomplete'])}.\n"
+            )
         for metric, cells in table.attrs["holes"].items():
-            named = ", ".join(f"{d} ({m})" for d, m in cells)
-            note += f"Left out of {metric} (a method without a value there): {named}.\n"
+            named = markdown_names(f"{d} ({m})" for d, m in cells)
+            note += (
+                f"Left out of {markdown_cell(metric)} (a method without a value there): {named}.\n"
+            )
         if missing:
-            note += f"Missing here: {', '.join(missing)}.\n"
+            note += f"Missing here: {markdown_names(missing)}.\n"
         md = out / f"{spec['name']}.md"
         write_text(md, f"# {caption}\n\n{to_markdown(table)}{note}")
         tex = out / f"{spec['name']}.tex"

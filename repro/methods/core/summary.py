@@ -6,8 +6,9 @@ The score of class j is additive in the variables,
 
 (boulle2007 eq. 3, hue2024 eq. 2; a missing value has the term its variable model gives it: 0
 where missing values are skipped, the term of its own part in Khiops' MODL models; BMA-NB and the
-interpolated NB of vidaurre2012 have terms of their own, still one per variable). For an additive score the Shapley
-value of variable k, with the training rows as the background distribution, is exact:
+interpolated NB of vidaurre2012 have terms of their own, still one per variable). For an
+additive score the Shapley value of variable k, with the training rows as the background
+distribution, is exact:
 
     φ_kj(x) = t_kj(x_k) − E_train[t_kj(X_k)],     Σ_k φ_kj(x) = score_j(x) − E_train[score_j(X)]
 

@@ -22,7 +22,7 @@ import pandas as pd
 
 from repro import config
 from repro.evaluation.guarded import write_text
-from repro.report.escape import write_csv
+from repro.report.escape import markdown_names, write_csv
 from repro.report.reproduction import judge, write_reproduction
 from repro.report.tables import to_markdown
 from repro.stats.posthoc import posthoc
@@ -238,7 +238,7 @@ def table4(records, out_dir, report_cfg) -> list[Path]:
     write_text(
         md,
         f"# {report_cfg.get('caption', 'Table 4')}\n\n"
-        f"{len(errors)} data sets: {', '.join(errors.index)}; Friedman χ² = "
+        f"{len(errors)} data sets: {markdown_names(errors.index)}; Friedman χ² = "
         f"{stat['chi2']:.3f}, p = {stat['chi2_pvalue']:.3g}.\n\n"
         + to_markdown(shown, index_title="pair"),
     )
