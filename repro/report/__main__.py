@@ -5,6 +5,8 @@
 - ``experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]``: paper tables/figures of one
   experiment (:mod:`repro.report.generate`); ``results`` defaults to ``paths.results``, the
   published numbers come from ``paths.published`` (``conf/paths/default.yaml``).
+- ``sweep results=DIR param=NAME metric=M[,M2] [out=DIR]``: a sweep over one parameter drawn,
+  the metric against the parameter, one line per method and data set (:mod:`repro.report.sweep`).
 - ``all [results=DIR] [out=DIR]``: the dashboard, ``README.md`` + ``index.html`` (+ its figures
   in ``dashboard/``) of the results folder (:mod:`repro.report.dashboard.build`); ``out``
   defaults to ``results``, which defaults to ``paths.results``.
@@ -19,7 +21,8 @@ from pathlib import Path
 USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
     "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]\n"
-    "       python -m repro.report all [results=DIR] [out=DIR] [complete=false]"
+    "       python -m repro.report all [results=DIR] [out=DIR] [complete=false]\n"
+    "       python -m repro.report sweep results=DIR param=NAME metric=M[,M2] [out=DIR]"
 )
 
 
@@ -31,6 +34,11 @@ Reports read stored records and never refit:
   all                  the dashboard of a results folder: README.md, index.html, claims.csv, of
                        the experiments it holds (complete=true: all of them must be there)
   compare              statistics over any folder of records (python -m repro.report compare --help)
+  sweep                a sweep over one parameter drawn: each metric against the parameter's
+                       values (mean of the test folds, ± 1 SE), one line per method and data
+                       set, e.g. after python -m repro -m method=fnb +method.max_selected=1,2,4
+                       dataset=pima: sweep results=results/default param=max_selected
+                       metric=auc,compression_rate
 
 Keys: results=DIR (default: results), out=DIR (default: the results folder; compare:
 compare/<results name>), paths.published=DIR (the papers' numbers), --config-dir=DIR (your own
@@ -107,6 +115,45 @@ def experiment_main(args: list[str]) -> int:
     return exit_code(write, (PublishedNumbersNotFound, NoRecords))
 
 
+def sweep_main(args: list[str]) -> int:
+    """``sweep results=DIR param=NAME metric=M[,M2] [out=DIR]``: the figure and table of a sweep
+    over one parameter, then the best value per method, data set and metric."""
+    from repro.datasets.exit_codes import exit_code
+    from repro.evaluation.records import read_records
+    from repro.report.compare import parse_overrides
+    from repro.report.escape import file_stem, say, write_csv
+    from repro.report.figure_files import save_figure
+    from repro.report.sweep import best_values, sweep_figure, sweep_table
+
+    def write() -> int:
+        kv = parse_overrides(args)
+        unknown = [k for k in kv if k not in ("results", "param", "metric", "out")]
+        missing = [k for k in ("results", "param", "metric") if not kv.get(k)]
+        if unknown or missing:
+            raise ValueError(
+                f"sweep: unknown {unknown}, missing {missing}; valid: results, param, metric, "
+                f"out\n{USAGE}"
+            )
+        metrics = [m.strip() for m in kv["metric"].split(",") if m.strip()]
+        table = sweep_table(read_records(kv["results"]), kv["param"], metrics)
+        out = Path(kv.get("out") or kv["results"])
+        stem = file_stem(f"sweep_{kv['param']}_{'_'.join(metrics)}")
+        import matplotlib.pyplot as plt
+
+        fig = sweep_figure(table, kv["param"])
+        figure = save_figure(fig, out / f"{stem}.png", dpi=100)
+        plt.close(fig)
+        csv = out / f"{stem}.csv"
+        write_csv(table, csv, index=False)
+        printed([figure, csv])
+        for row in best_values(table).itertuples(index=False):
+            say(f"best {kv['param']} for {row.metric} of {row.method} on {row.dataset}: "
+                f"{row.value} ({row.mean:.4f} ± {row.se:.4f}, {row.n_folds} folds)")  # fmt: skip
+        return 0
+
+    return exit_code(write, ())
+
+
 def main(argv: list[str] | None = None) -> int:
     from repro.cli.arguments import UsageError, split_config_dirs, use_config_dirs
     from repro.cli.console import print_warnings_as_one_line
@@ -129,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         return compare_main(args[1:])
     if args and args[0] == "all":
         return dashboard_main(args[1:])
+    if args and args[0] == "sweep":
+        return sweep_main(args[1:])
     if any(a.lstrip("+").startswith("experiment=") for a in args):
         return experiment_main(args)
     print(USAGE, file=sys.stderr)
