@@ -32,9 +32,10 @@ def run_module(
 def stored_files(folder) -> list[Path]:
     """The record files under ``folder``, loose or packed (a pack's entries stand for the files
     it folded), sorted; checkpoints excluded."""
-    from repro.evaluation.packs import loose_files, packed_entries
+    from repro.evaluation.store import ResultsStore
 
-    return sorted(set(loose_files(folder)) | set(packed_entries(folder)))
+    folder = Path(folder)
+    return ResultsStore(folder.parent).record_files(folder.name)
 
 
 def read_stored(path, columns=None):

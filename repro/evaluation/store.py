@@ -27,7 +27,7 @@ import pandas as pd
 
 from repro.config import safe_name
 from repro.evaluation.cells import Cell, part_path
-from repro.evaluation.packs import PackSummary, pack_folder
+from repro.evaluation.packs import PackSummary, loose_files, pack_folder, packed_entries
 from repro.evaluation.protocols import Split
 from repro.evaluation.records import (
     IncompleteCellWarning,
@@ -85,6 +85,12 @@ class ResultsStore:
         """Every record of an experiment's folder (of the whole root without one); a
         ``FileNotFoundError`` when there are none."""
         return read_records(self.root if experiment is None else self.folder(experiment))
+
+    def record_files(self, experiment: str) -> list[Path]:
+        """The record files of an experiment's folder, loose or packed (a pack's entries stand
+        for the files it folded), sorted; checkpoints excluded."""
+        folder = self.folder(experiment)
+        return sorted(set(loose_files(folder)) | set(packed_entries(folder)))
 
     def finished(self, cell: Cell) -> pd.DataFrame | None:
         """The records of a finished cell, read without its lock (None: not finished, or

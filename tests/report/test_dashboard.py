@@ -445,3 +445,31 @@ def test_a_benchmark_headline_is_dated_by_the_run_that_printed_it(tmp_path):
     )
     (row,) = benchmark_rows(tmp_path)
     assert (row["ratio"], row["date"]) == (0.25, "2026-12-04")
+
+
+def test_your_own_runs_are_listed_as_other_results_not_refused(tmp_path, monkeypatch):
+    """A folder no experiment config names (``experiment_name=my_runs``) is listed under "Other
+    results" with its record files and the command that compares them; the package's own
+    dashboard (``complete=true``) still refuses a stray folder."""
+    from repro.report.dashboard import build
+    from repro.runtime import shared_tasks
+
+    monkeypatch.setattr(shared_tasks, "allowed_cores", lambda: 1)
+    results = tmp_path / "results"
+    (results / "my_runs" / "iris").mkdir(parents=True)
+    (results / "wu2015_fig2").symlink_to(RESULTS / "wu2015_fig2")
+    cell = stored_files(RESULTS / "wu2015_fig2")[0]
+    read_stored(cell).to_parquet(results / "my_runs" / "iris" / "nb.parquet", index=False)
+    out = tmp_path / "out"
+    with pytest.warns(UserWarning, match="left out of its dashboard"):
+        build.generate_dashboard(results, out)
+    rows = json.loads((out / "dashboard" / "rows.json").read_text())
+    assert rows["other_results"] == [{
+        "folder": "my_runs", "record_files": 1,
+        "command": f"python -m repro.report compare results={results / 'my_runs'} metric=accuracy",
+    }]  # fmt: skip
+    text = (out / "README.md").read_text()
+    assert "## Other results" in text and "| my_runs | 1 |" in text
+    assert "other-results" in (out / "index.html").read_text()
+    with pytest.raises(DashboardError, match="no experiment config names: my_runs"):
+        build.generate_dashboard(results, tmp_path / "strict", complete=True)

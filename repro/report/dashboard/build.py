@@ -87,6 +87,7 @@ from repro.report.dashboard.inputs import (
     FIGURES,
     check_consistency,
     dashboard_configs,
+    other_results,
     present_configs,
     store_names,
 )
@@ -129,6 +130,7 @@ def collect(
     return {
         "experiments": rows,
         "benchmarks": benchmark_rows(results_dir),
+        "other_results": other_results(results_dir, configs),
         "paper_claims": paper_claims_without_experiment(table) if table is not None else {},
     }
 
@@ -204,7 +206,9 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
                     f"{', '.join(absent)}",
                     stacklevel=2,
                 )
-        check_consistency(results_dir, configs)  # before the claims: they read every record
+        # before the claims, which read every record; your own folders (experiment_name=) are
+        # listed as other results, but the package's committed results (complete) have none
+        check_consistency(results_dir, configs, orphans_allowed=not complete)
         every_claim = [c for path in claim_files(paths().published) for c in read_claims(path)]
         with one_set():  # the old dashboard stays whole until the new one is (figures too)
             rows, claims = rows_and_claims(
@@ -213,7 +217,11 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
             if absent:  # the claims of the experiments shown, and those no experiment decides
                 keep = (claims["experiment"] == "") | claims["experiment"].isin(list(configs))
                 claims = claims[keep].reset_index(drop=True)
-            dashboard = {"experiments": rows, "benchmarks": benchmark_rows(results_dir)}
+            dashboard = {
+                "experiments": rows,
+                "benchmarks": benchmark_rows(results_dir),
+                "other_results": other_results(results_dir, configs),
+            }
             attach_claims(dashboard, claims)
             written = write_dashboard(dashboard, results_dir, out_dir, sharing)
             written.append(write_claims_csv(claims, out_dir))
@@ -246,7 +254,7 @@ def _refreshed(experiment: str, results_dir, configs: dict | None) -> list[Path]
         return []
     if not stored.is_file():
         return write_dashboard(collect(results_dir, results_dir, configs), results_dir, results_dir)
-    check_consistency(results_dir, configs)
+    check_consistency(results_dir, configs, orphans_allowed=True)
     dashboard = json.loads(stored.read_text())
 
     def reads(name: str) -> set[str]:
@@ -270,6 +278,7 @@ def _refreshed(experiment: str, results_dir, configs: dict | None) -> list[Path]
         {
             "experiments": [fresh.get(n, kept.get(n)) for n in configs],
             "benchmarks": benchmark_rows(results_dir),
+            "other_results": other_results(results_dir, configs),
             "paper_claims": paper_claims_without_experiment(claims),
         }
     )

@@ -72,16 +72,24 @@ def present_configs(results_dir, configs: dict[str, dict]) -> tuple[dict[str, di
     return kept, sorted(set(configs) - set(kept))
 
 
-def check_consistency(results_dir, configs: dict[str, dict]) -> None:
-    """:class:`DashboardError` on a config without results folder or a folder without config."""
+def orphan_folders(results_dir, configs: dict[str, dict]) -> list[str]:
+    """The folders of ``results_dir`` that no config names (its own folder, a store it reads),
+    except :data:`NOT_EXPERIMENTS`: your own runs (``experiment_name=``), or stray folders."""
+    results_dir = Path(results_dir)
+    known = {cfg.get("experiment_name", name) for name, cfg in configs.items()}
+    known |= set(NOT_EXPERIMENTS) | {s for cfg in configs.values() for s in store_names(cfg)}
+    return sorted(p.name for p in results_dir.iterdir() if p.is_dir() and p.name not in known)
+
+
+def check_consistency(results_dir, configs: dict[str, dict], orphans_allowed: bool = False) -> None:
+    """:class:`DashboardError` on a config without results folder, or (unless
+    ``orphans_allowed``: they are listed as other results) a folder without config."""
     results_dir = Path(results_dir)
     if not results_dir.is_dir():
         raise DashboardError(f"results folder {results_dir} does not exist")
     own = {name: cfg.get("experiment_name", name) for name, cfg in configs.items()}
     missing = sorted(n for n, folder in own.items() if not (results_dir / folder).is_dir())
-    known = set(own.values()) | set(NOT_EXPERIMENTS)
-    known |= {s for cfg in configs.values() for s in store_names(cfg)}
-    orphans = sorted(p.name for p in results_dir.iterdir() if p.is_dir() and p.name not in known)
+    orphans = [] if orphans_allowed else orphan_folders(results_dir, configs)
     problems = []
     if missing:
         problems.append(
@@ -97,6 +105,21 @@ def check_consistency(results_dir, configs: dict[str, dict]) -> None:
         )
     if problems:
         raise DashboardError("; ".join(problems))
+
+
+def other_results(results_dir, configs: dict[str, dict]) -> list[dict]:
+    """One entry per :func:`orphan_folders` folder: its name, its number of record files (loose
+    or packed) and the command that compares its methods."""
+    store = ResultsStore(results_dir)
+    return [
+        {
+            "folder": name,
+            "record_files": len(store.record_files(name)),
+            "command": f"python -m repro.report compare results={store.folder(name)} "
+            "metric=accuracy",
+        }
+        for name in orphan_folders(results_dir, configs)
+    ]
 
 
 def paper_datasets(cfg: dict) -> list[str] | None:

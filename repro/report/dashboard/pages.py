@@ -104,6 +104,7 @@ def page_context(dashboard: dict, results_dir, out_dir) -> dict:
         "others": [r for r in rows if not r["paper"]],
         "bayesian": [r for r in rows if r["bayesian"]],
         "benchmarks": benchmarks,
+        "other_results": dashboard.get("other_results") or [],
         "verdicts": VERDICTS,
         "colours": VERDICT_COLOURS,
         "marks": VERDICT_MARKS,
