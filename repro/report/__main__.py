@@ -59,7 +59,7 @@ def printed(paths) -> int:
 def dashboard_main(args: list[str]) -> int:
     """``all [results=DIR] [out=DIR]``: write the dashboard; 1 on inconsistent inputs."""
     from repro.datasets.exit_codes import exit_code
-    from repro.report.compare import parse_overrides
+    from repro.report.compare_command import parse_overrides
     from repro.report.dashboard.build import generate_dashboard
     from repro.report.dashboard.headline import dashboard_headline
     from repro.report.dashboard.inputs import DashboardError
@@ -88,7 +88,7 @@ def experiment_main(args: list[str]) -> int:
     1 when its published numbers or its records are missing."""
     from repro.config import PublishedNumbersNotFound
     from repro.datasets.exit_codes import exit_code
-    from repro.report.compare import parse_overrides
+    from repro.report.compare_command import parse_overrides
     from repro.report.dashboard.build import experiment_headline
     from repro.report.generate import generate_report
 
@@ -120,7 +120,7 @@ def sweep_main(args: list[str]) -> int:
     over one parameter, then the best value per method, data set and metric."""
     from repro.datasets.exit_codes import exit_code
     from repro.evaluation.records import read_records
-    from repro.report.compare import parse_overrides
+    from repro.report.compare_command import parse_overrides
     from repro.report.escape import file_stem, say, write_csv
     from repro.report.figure_files import save_figure
     from repro.report.sweep import best_values, sweep_figure, sweep_table
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         print(HELP)
         return 0
     if args and args[0] == "compare":
-        from repro.report.compare import main as compare_main
+        from repro.report.compare_command import main as compare_main
 
         return compare_main(args[1:])
     if args and args[0] == "all":

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 from conftest import read_stored, run_module
 
-from repro.report.compare import compare_records, parse_overrides, run_compare
+from repro.report.compare import compare_records, run_compare
+from repro.report.compare_command import parse_overrides
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = ["nb", "snb_map", "snb_cma", "weak"]
