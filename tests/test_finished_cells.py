@@ -264,3 +264,26 @@ def test_job_configs_of_jobs_of_other_keys_are_composed_apart():
         (1, jobs[1]),
         (2, jobs[2]),
     ]
+
+
+def test_a_cell_at_or_below_the_majority_rate_says_so_on_its_console_line():
+    """iris: three classes of 50, majority rate 1/3; folds at 0.30 are flagged, at 0.95 not."""
+    import numpy as np
+    import pandas as pd
+
+    from repro.cli.finished_cells import majority_flag
+
+    y = np.repeat([0, 1, 2], 50)
+    records = pd.DataFrame({"split": ["test"] * 2 + ["train"], "metric": ["accuracy"] * 3,
+                            "value": [0.30, 1 / 3, 0.99]})  # fmt: skip
+    assert majority_flag(records, y) == (
+        " — at or below the majority rate: accuracy 0.317 ≤ 0.333, the share of the largest "
+        "class (no better than always predicting it)"
+    )
+    assert majority_flag(records.assign(value=[0.95, 0.96, 0.99]), y) == ""
+    assert majority_flag(records.assign(value=1 / 3), y).startswith(" — at or below")  # "at"
+    # pima, 500 of 768 in the largest class (0.65104): bma_nb with gamma=1.5 predicts it on every
+    # fold, whose stratified mean is 0.65106: flagged, as the dashboard flags it
+    pima = np.repeat([0, 1], [500, 268])
+    assert majority_flag(records.assign(value=[0.65106, 0.65106, 1.0]), pima) != ""
+    assert majority_flag(records.assign(value=[0.652, 0.652, 1.0]), pima) == ""

@@ -116,19 +116,43 @@ def report_cell(cell, path, records, cached: bool, seconds: float, short: bool) 
     from repro.evaluation.records import format_summary, summarize
 
     summary = summarize(records, ["accuracy", "auc"] if short else None)
+    flag = majority_flag(records, cell.dataset.y)
     if short:  # a sweep: one line per cell
         row = format_summary(summary).iloc[0]
         print(
             f"{'read' if cached else 'computed'} {cell.method_key} on {cell.dataset_key}: "
             f"accuracy {row['accuracy']}, AUC {row.get('auc', '')} ({row['folds']} folds, "
-            f"{seconds:.1f} s) -> {path}"
+            f"{seconds:.1f} s) -> {path}{flag}"
         )
     else:
         import pandas as pd
 
         with pd.option_context("display.width", 200, "display.max_columns", 20):
             print(format_summary(summary).to_string(index=False))
-        print(f"{'already computed, read from' if cached else 'records written to'} {path}")
+        print(f"{'already computed, read from' if cached else 'records written to'} {path}{flag}")
+
+
+def majority_flag(records, y) -> str:
+    """`` — at or below the majority rate …`` when the mean test accuracy of ``records`` is at
+    most the share of the largest class of ``y`` (the model does no better than always
+    predicting that class), within the dashboard's tolerance for the same flag (a constant
+    prediction's mean over stratified folds differs from the share by a few 1e-5), else ``""``."""
+    import numpy as np
+
+    from repro.report.dashboard.points import MAJORITY_ROUNDING
+
+    test = records[(records["split"] == "test") & (records["metric"] == "accuracy")]
+    if not len(test):
+        return ""
+    _, counts = np.unique(np.asarray(y), return_counts=True)
+    majority = counts.max() / counts.sum()
+    accuracy = float(test["value"].mean())
+    if accuracy > majority + MAJORITY_ROUNDING:
+        return ""
+    return (
+        f" — at or below the majority rate: accuracy {accuracy:.3f} ≤ {majority:.3f}, the share "
+        "of the largest class (no better than always predicting it)"
+    )
 
 
 def failure_file(
