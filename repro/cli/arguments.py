@@ -115,7 +115,9 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
     for arg in args:
         key, _, value = arg.partition("=")
         if key.lstrip("+") == "experiment":  # the keys an experiment's config adds
-            keys = sorted({*keys, *(k for v in value.split(",") for k in _experiment_keys(v))})
+            names = override_values(arg)
+            names = value.split(",") if names is None else names
+            keys = sorted({*keys, *(k for v in names for k in _experiment_keys(v))})
     for arg in args:
         if arg.startswith(("-", "~")) or "=" not in arg:
             continue
@@ -127,7 +129,16 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
             continue
         if root not in keys and not added:
             raise _unknown("key", root, keys, "add a new one with +KEY=VALUE")
-        values = [v.strip() for v in value.split(",")]
+        values = override_values(arg, names=key in _GROUPS)
+        if values is None:  # not Hydra's grammar (a name that is not ASCII): Hydra says so
+            values = [v.strip() for v in value.split(",")]
+        if key in _GROUPS and _NOT_NAMES in values:
+            raise UsageError(
+                f"{key}= takes a name ({key}=NAME) or, with -m, names to sweep ({key}=a,b or "
+                f"{key}=choice(a,b)), not {value!r}"
+            )
+        if key not in _TYPED:
+            values = [v for v in values if v != _NOT_NAMES]
         if key == "protocol":
             valid = _names("protocol")
             for v in values:
@@ -136,13 +147,15 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
         elif key == "experiment":
             valid = experiments if experiments is not None else experiment_names()
             for v in values:
-                if v not in valid and v != "null":
+                if v not in valid:
                     raise _unknown("experiment", v, valid, "python -m repro list experiments")
         elif key in _TYPED:
             for v in values:
                 in_range, kind = _RANGES.get(key, (None, "an integer"))
                 if _TYPED[key] is bool:
                     kind = "true or false"
+                if v == _NOT_NAMES:  # a list, a dictionary, an interval
+                    raise UsageError(f"{key} must be {kind}, got {value!r} ({key}={value})")
                 if not _parses(v, _TYPED[key]) or (
                     in_range is not None and not v.startswith("${") and not in_range(int(v))
                 ):
@@ -155,6 +168,59 @@ def check_top_level(args: list[str], experiments: list[str] | None = None) -> No
                     safe_name(v, "experiment_name", folders=True)
                 except ValueError as exc:
                     raise UsageError(str(exc)) from exc
+
+
+#: the config groups a command line chooses by name
+_GROUPS = ("method", "dataset", "protocol", "experiment")
+#: what :func:`override_values` gives for a value that is not names (a list, a dictionary, an
+#: interval)
+_NOT_NAMES = "\0"
+
+
+def override_values(arg: str, names: bool = False) -> list[str] | None:
+    """The values of the override ``KEY=VALUE`` as Hydra's own override grammar reads them, as
+    text: one for a plain or quoted value (``seed='1'`` is ``1``, ``dataset='a,b'`` is ``a,b``),
+    each choice of a sweep (``a,b``, ``choice(a,b)``, ``sort(...)``, ``tag(...)``), the first
+    and last of a ``range(...)``, none for a ``glob(...)``; :data:`_NOT_NAMES` for a list, a
+    dictionary or an interval (and, with ``names``, for a number, a boolean or null: a config
+    group takes names); None when the grammar refuses the value (e.g. a name that is not ASCII,
+    unquoted)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.core.override_parser.types import ChoiceSweep, Glob, RangeSweep
+
+    try:
+        value = OverridesParser.create().parse_override(arg.lstrip("+")).value()
+    except Exception:  # Hydra's grammar error (Hydra says it again, with its message)
+        return None
+    if isinstance(value, Glob):  # chooses among the existing names: none to check
+        return []
+    if isinstance(value, ChoiceSweep):
+        items = list(value.list)
+    elif isinstance(value, RangeSweep):
+        start, stop, step = value.start, value.stop, value.step or 1
+        if all(isinstance(v, int) for v in (start, stop, step)):
+            steps = range(start, stop, step)
+            items = [steps[0], steps[-1]] if len(steps) else []
+        else:
+            items = [start]
+    else:
+        items = [value]
+    return [_text(item, names) for item in items]
+
+
+def _text(item, names: bool = False) -> str:
+    """One parsed override value as the text the checks compare."""
+    if names and not isinstance(item, str) and not hasattr(item, "text"):
+        return _NOT_NAMES
+    if item is None:
+        return "null"
+    if isinstance(item, bool):
+        return "true" if item else "false"
+    if isinstance(item, (str, int, float)):
+        return str(item).strip()
+    if hasattr(item, "text"):  # a quoted string inside a sweep
+        return str(item.text).strip()
+    return _NOT_NAMES
 
 
 def _experiment_keys(name: str) -> list[str]:

@@ -20,8 +20,8 @@ keeps its declared levels), ``?`` to NaN. CSV (and TSV, ``.tsv``; either may be 
 are detected from the header); ``?`` and empty fields are missing; a column is numeric when
 at least half its values are numbers (others are then an error), else nominal (categories
 sorted, numerically when all are numbers). What would be read wrong is refused, naming it: a
-file that is not UTF-8, a duplicate or empty column name, a trailing separator, a first line of
-numbers (no header), numbers with decimal commas.
+file that is not UTF-8, a duplicate or empty column name (in Parquet too), a trailing separator
+(of the header or of the rows), a first line of numbers (no header), numbers with decimal commas.
 """
 
 from __future__ import annotations
@@ -237,10 +237,15 @@ def pick_target(columns, target, name: str):
         return target
     if not columns:
         raise ValueError(f"data set {name!r} has no columns")
+    lower = [c for c in columns if str(c).lower() == "class"]
+    if len(lower) > 1:
+        raise ValueError(
+            f"data set {name!r} has several class columns {lower} (names that differ only in "
+            "case): the others would become features, copies of the target; rename or drop them"
+        )
     if "class" in columns:
         return "class"
-    lower = [c for c in columns if str(c).lower() == "class"]
-    return lower[0] if len(lower) == 1 else columns[-1]
+    return lower[0] if lower else columns[-1]
 
 
 def _header(path: Path, name: str, sep: str | None) -> tuple[list[str], str]:
@@ -298,6 +303,12 @@ def _read_csv(path: Path, name: str, sep: str | None = None) -> pd.DataFrame:
     (:func:`_header`); a column whose values are numbers with decimal commas is refused."""
     fields, sep = _header(path, name, sep)
     df = pd.read_csv(path, dtype=str, na_values=CSV_NA, skipinitialspace=True, sep=sep)
+    if not isinstance(df.index, pd.RangeIndex):  # pandas took the first column as the index
+        raise ValueError(
+            f"data set {name!r}: the rows of {path} have one field more than its header "
+            f"({len(fields)} names), which would shift every column by one and make the target "
+            f"empty: remove the separator {sep!r} at the end of the rows (or name the column)"
+        )
     df.columns = [str(c).strip() for c in df.columns]
     for column in df.columns:
         df[column] = df[column].str.strip()
@@ -317,6 +328,12 @@ def _read_parquet(path: Path, name: str) -> pd.DataFrame:
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(path)
+    duplicates = sorted({n for n in schema.names if schema.names.count(n) > 1})
+    if duplicates:
+        raise ValueError(
+            f"data set {name!r}: {path} names column(s) {duplicates} more than once; give each "
+            "column its own name (a second target column would otherwise become a feature)"
+        )
     nested = [f.name for f in schema if pa_nested(f.type)]
     if nested:
         raise ValueError(

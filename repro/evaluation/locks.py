@@ -13,8 +13,9 @@ wants it renames it away and takes it, when
 
 - its holder is a process of this host that no longer runs (killed, ``kill -9``, a crashed node
   restarted), or whose pid now belongs to another process (another start time: a reused pid,
-  pid 1 again after a container restart on the same host name), or this very process, which does
-  not hold it;
+  pid 1 again after a container restart on the same host name; for a lock of the older
+  ``<pid> <host>`` format, a process that started after the lock was written), or this very
+  process, which does not hold it;
 - it is empty or unreadable (a disk that filled while it was written, a hand edit).
 
 A lock naming pid 0 is stale too. The processes that break one lock take turns (a ``flock`` in
@@ -47,6 +48,8 @@ import psutil
 POLL = 0.2
 #: two start times of one process differ by less than this (seconds; /proc counts in ticks)
 START_TOLERANCE = 0.05
+#: a process that started this many seconds after a lock was written is not its holder
+WRITTEN_TOLERANCE = 1.0
 
 _HOST = socket.gethostname()
 _held: dict[str, int] = {}  # lock path → thread id of its holder in this process
@@ -108,7 +111,8 @@ def _held_here(content: str) -> bool:
 def is_stale(lock: Path, content: str) -> bool:
     """Whether the lock holding ``content`` was left by a process that no longer runs: an empty
     or damaged lock; a process of this host that is gone, or whose pid another process (another
-    start time) now has; this process, when none of its threads holds it. Locks of another host
+    start time, or a start after the lock was written) now has; this process, when none of its
+    threads holds it. Locks of another host
     are never stale here (their holder cannot be checked)."""
     fields = content.split()
     if len(fields) not in (2, 4) or not fields[0].isdigit():  # empty, torn or damaged
@@ -130,8 +134,21 @@ def is_stale(lock: Path, content: str) -> bool:
         now = process_start(pid)
         if now is None:
             return not pid_alive(pid)
-        return started > 0 and abs(now - started) > START_TOLERANCE
-    return False
+        if started > 0:
+            return abs(now - started) > START_TOLERANCE
+    return _started_after_written(lock, pid)
+
+
+def _started_after_written(lock: Path, pid: int) -> bool:
+    """Whether process ``pid`` started after ``lock`` was last written (a lock of the older
+    ``<pid> <host>`` format, without its holder's start time): it cannot be the holder, whose
+    pid it reuses. False when either time is unknown (the lock is then waited for)."""
+    try:
+        written = lock.stat().st_mtime
+    except OSError:
+        return False
+    now = process_start(pid)
+    return now is not None and now - written > WRITTEN_TOLERANCE
 
 
 def breaker_guard_path(lock: Path) -> Path:
@@ -265,9 +282,9 @@ def _holding(lock: Path, key: str, me: int, owner: str, start: float, timeout, w
         if not told:
             holder = content.split()
             who = f"process {holder[0]} on {holder[1]}" if len(holder) >= 2 else "another process"
-            hint = ""
-            if len(holder) >= 2 and holder[1] != _HOST:  # cannot be checked from here
-                hint = f"; if that process no longer runs, `rm {lock}` frees the cell"
+            hint = f"; if that process no longer runs, `rm {lock}` frees the cell"
+            if len(holder) >= 2 and holder[1] == _HOST:  # checked: alive, and its holder
+                hint = f"; if it no longer computes this cell, `rm {lock}` frees it"
             print(f"waiting for {what}: {who} computes it{hint}", file=sys.stderr)
             told = True
         if timeout is not None and time.monotonic() - start > timeout:
