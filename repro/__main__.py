@@ -318,7 +318,9 @@ def hydra_main(cfg: DictConfig):
             result = run_cell_from_config(cfg, short=multirun and not cfg.get("verbose", False))
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep
         if not multirun:
-            print(f"error: {exc}", file=sys.stderr)
+            from repro.cli.console import failure_text
+
+            print(f"error: {failure_text(exc)}", file=sys.stderr)
             sys.exit(1)
         try:
             error_file = str(_record_failure(cfg, exc))

@@ -21,3 +21,15 @@ def test_report_all_prints_its_warning_as_one_line(tmp_path):
     assert line.startswith(f"warning: experiments without results in {results}, left out")
     assert line.endswith("(UserWarning)")
     assert "warnings.warn(" not in proc.stderr and ".py:" not in proc.stderr
+
+
+def test_a_failure_says_what_it_is_even_without_a_message():
+    from repro.cli.console import failure_text
+
+    assert failure_text(ValueError("bad n_bins")) == "bad n_bins"
+    assert failure_text(RuntimeError()) == "RuntimeError"
+    text = failure_text(MemoryError())  # numba's, compiling under ulimit -v: no message
+    assert text.startswith("out of memory: the run needs more memory than this process may use")
+    assert failure_text(MemoryError("Unable to allocate 183. MiB")).startswith(
+        "out of memory (Unable to allocate 183. MiB): "
+    )

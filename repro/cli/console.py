@@ -37,3 +37,18 @@ def one_line(message, category, filename, lineno, file=None, line=None) -> str:
 def print_warnings_as_one_line() -> None:
     """Make this process print every warning as :func:`one_line` writes it."""
     warnings.formatwarning = one_line
+
+
+def failure_text(exc: BaseException) -> str:
+    """What the command line says after ``error:`` for a run that failed: the exception's message;
+    its type where the message is empty; for a ``MemoryError`` (numpy's, or a compile's under
+    ``ulimit -v``, whose message is empty), that the run is out of memory and what helps."""
+    message = str(exc).strip()
+    if isinstance(exc, MemoryError):
+        detail = f" ({message})" if message else ""
+        return (
+            f"out of memory{detail}: the run needs more memory than this process may use (a "
+            "`ulimit -v`, a container's or a batch job's limit); use fewer rows or variables, "
+            "n_jobs=1, or a machine with more memory"
+        )
+    return message or type(exc).__name__
