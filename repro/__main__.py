@@ -377,8 +377,13 @@ def main() -> None:
         sys.exit(0)
     if argv[:1] == ["list"]:
         try:
-            print(list_table(argv[1] if len(argv) > 1 else ""))
-        except UsageError as exc:
+            if argv[1:2] == ["params"] and len(argv) > 2:
+                from repro.cli.parameters import params_table
+
+                print(params_table(argv[2]))
+            else:
+                print(list_table(argv[1] if len(argv) > 1 else ""))
+        except (UsageError, ValueError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             sys.exit(2)
         sys.exit(0)

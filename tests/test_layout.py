@@ -30,6 +30,7 @@ LAYERS = {
     "repro.config": 1,
     "repro.registry": 2,
     "repro.cli.arguments": 2,  # the checks and lists of the command lines (reads the registry)
+    "repro.cli.parameters": 2,  # a method's parameters as the command line lists them
     "repro.methods": 3,
     "repro.evaluation": 4,
     "repro.experiments": 5,

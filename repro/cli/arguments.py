@@ -40,6 +40,7 @@ sweep of cells (comma-separated values), e.g.
 
 What matters:
   method=ID            the classifier (python -m repro list methods); method.KEY=VALUE its options
+                       (every option, its default and meaning: python -m repro list params ID)
   dataset=NAME         the data set (python -m repro list datasets); dataset.KEY=VALUE
   protocol=NAME        how folds are drawn (python -m repro list protocols), default cv10
   experiment=NAME      a paper's table or figure (python -m repro list experiments)
@@ -60,7 +61,7 @@ Reports: python -m repro.report --help.  Data sets: python -m repro.datasets --h
 Hydra's own help: python -m repro --hydra-help.  The version of repro: python -m repro --version."""
 
 #: what ``python -m repro list`` lists
-LISTS = ("methods", "datasets", "experiments", "protocols")
+LISTS = ("methods", "datasets", "experiments", "protocols", "params")
 
 #: top-level keys of conf/config.yaml a user sets, and the type of their value
 _TYPED = {"seed": int, "n_jobs": int, "force": bool, "progress": bool, "verbose": bool}
@@ -326,6 +327,11 @@ def list_table(what: str) -> str:
     """The table ``python -m repro list WHAT`` prints: one row per name, a one-line description."""
     if what not in LISTS:
         raise _unknown("list", what, list(LISTS), "python -m repro list WHAT")
+    if what == "params":
+        raise UsageError(
+            "list params takes a method: python -m repro list params METHOD (its parameters, "
+            "defaults and meaning; the methods: python -m repro list methods)"
+        )
     if what == "methods":
         from repro.registry import list_methods
 

@@ -73,6 +73,15 @@ class KhiopsPeerClassifier(ClassifierMixin, BaseEstimator):
     Input is encoded as the package's other estimators do (nominal columns → strings), so the
     same data reach Khiops and ``fnb_khiops``.
 
+    Parameters
+    ----------
+    n_trees : int ≥ 0, default 0
+        Khiops' constructed tree variables (0: none, as the papers' selective naive Bayes).
+    n_pairs : int ≥ 0, default 0
+        Khiops' constructed variable pairs (0: none).
+    categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (:class:`repro.methods.core.encoding.TabularEncoder`).
+
     Attributes
     ----------
     classes_, n_features_in_, feature_names_in_

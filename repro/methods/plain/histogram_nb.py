@@ -141,6 +141,17 @@ class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
     in a bin that class j never reached gets the empty bin's (0 + 1)/(n_j + I); one beyond the
     column's training range goes to the edge bin for every class (the bins of a discretization cover
     the whole line).
+
+    Parameters
+    ----------
+    nominal : {"numeric", "categorical"}, default "numeric"
+        As :class:`MDLHistogramNaiveBayes`.
+    max_bins : int ≥ 1 or None, default None
+        Largest number of bins (None: no limit), as :class:`MDLHistogramNaiveBayes`.
+    cut_set_code : bool, default True
+        Add the cut-set code to the criterion, as :class:`MDLHistogramNaiveBayes`.
+    categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (:class:`repro.methods.core.encoding.TabularEncoder`).
     """
 
     def __init__(

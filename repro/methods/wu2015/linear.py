@@ -110,10 +110,12 @@ class LogisticRegressionClassifier(_LiblinearBaseline):
 
     Parameters
     ----------
-    C : float, default 1.0
+    C : float > 0, default 1.0
+        Inverse of the L2 regularisation strength (liblinear's C; wu2015 tunes it).
     intercept_scaling : float, default 1.0
         liblinear's bias feature value (the paper's B).
     categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (one-hot encoded).
     """
 
     def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
@@ -137,6 +139,15 @@ class LinearSVMClassifier(_LiblinearBaseline):
     """L2-regularised linear SVM (LinearSVC, liblinear) of wu2015 "SVM".
 
     ``predict_proba`` is the softmax of the decision values (uncalibrated; see the module notes).
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Inverse of the L2 regularisation strength (liblinear's C; wu2015 tunes it).
+    intercept_scaling : float, default 1.0
+        liblinear's bias feature value (the paper's B).
+    categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (one-hot encoded).
     """
 
     def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
