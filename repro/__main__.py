@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -124,6 +125,15 @@ def resolve_overrides(args: list[str]) -> list[str]:
                 for n in names
             ]
             unknown = [n for n in names if n not in valid]
+            paths = [n for n in unknown if "/" in n or "\\" in n or Path(n).suffix]
+            if paths:  # a file given by its path: a data set is named, its file found
+                raise CommandLineError(
+                    f"dataset={paths[0]} is a path; a data set is given by its name: put the "
+                    f"file in a folder and name the folder with REPRO_DATA_PATH, e.g. "
+                    f"REPRO_DATA_PATH={Path(paths[0]).parent or '.'} python -m repro "
+                    f"dataset={Path(paths[0]).name.split('.')[0]} ... (.csv, .tsv, .parquet, "
+                    ".arff; the target column `class`, or the last)"
+                )
             if unknown:
                 close = close_names(unknown[0], sorted(valid))
                 hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""

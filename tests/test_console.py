@@ -33,3 +33,19 @@ def test_a_failure_says_what_it_is_even_without_a_message():
     assert failure_text(MemoryError("Unable to allocate 183. MiB")).startswith(
         "out of memory (Unable to allocate 183. MiB): "
     )
+
+
+def test_a_path_given_as_a_data_set_says_how_to_use_a_file(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "mine.csv").write_text(
+        "a,b,class\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(40))
+    )
+    done = run_module("repro", "method=nb", f"dataset={data / 'mine.csv'}", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("error:")]
+    assert f"REPRO_DATA_PATH={data} python -m repro dataset=mine" in line
+    env = {"REPRO_DATA_PATH": str(data)}
+    done = run_module("repro", "method=nb", "dataset=mine", f"results_dir={tmp_path / 'r'}",
+                      "progress=false", cwd=tmp_path, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr  # the command it suggests runs
