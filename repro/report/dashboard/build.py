@@ -289,7 +289,8 @@ def experiment_headline(experiment: str, written, results_dir=None, overrides=()
     """The headline of ``python -m repro.report experiment=NAME`` (:func:`.headline.row_headline`):
     its dashboard row as the report just wrote it (``written``: the report's paths, the
     dashboard's ``rows.json`` among them when the report refreshed it), else computed from the
-    records (no figure drawn); None for an experiment the dashboard leaves out."""
+    records (no figure drawn); None for an experiment the dashboard leaves out, or records of
+    which no dashboard row can be made (a part of a run)."""
     from repro.config import experiment_config
 
     cfg = experiment_config(experiment, list(overrides))
@@ -304,5 +305,8 @@ def experiment_headline(experiment: str, written, results_dir=None, overrides=()
     where = paths(cfg)
     results_dir = Path(results_dir if results_dir is not None else where.results)
     cache: dict = {}
-    claims = all_claims(where.published, results_dir, {experiment}, records_cache=cache)
-    return row_headline(experiment_row(experiment, cfg, results_dir, cache, None, claims))
+    try:  # a part of a run (a few data sets, a test's tiny sweep) may have no row to show
+        claims = all_claims(where.published, results_dir, {experiment}, records_cache=cache)
+        return row_headline(experiment_row(experiment, cfg, results_dir, cache, None, claims))
+    except Exception:  # noqa: BLE001 (the report is written; only its summary line is missing)
+        return None
