@@ -113,3 +113,25 @@ def test_on_one_core_every_task_runs_here(tmp_path, monkeypatch):
         assert not sharing.helped and not multiprocessing.active_children()
         results = sharing.run(lambda task, common, kept: (task + common, os.getpid()), [1, 2], 10)
     assert results == [(11, os.getpid()), (12, os.getpid())]
+
+
+#: set in the helper by its setup (a spawned process starts without this process's state)
+STATE: dict = {}
+
+
+def remember(value) -> None:
+    STATE["value"] = value
+
+
+def state_where(task, common, kept):
+    _meet(Path(common))
+    return STATE.get("value"), os.getpid()
+
+
+def test_the_helper_is_given_this_processs_state_by_its_setup(tmp_path, two_cores):
+    remember("here")
+    with TaskSharing((), remember, ("given",)) as sharing:
+        results = sharing.run(state_where, range(4), str(tmp_path / "first"))
+    by_pid = {pid: value for value, pid in results}
+    assert by_pid[os.getpid()] == "here" and len(by_pid) == 2
+    assert set(by_pid.values()) == {"here", "given"}

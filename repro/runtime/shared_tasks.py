@@ -5,13 +5,15 @@ until none is left, so that two cores finish a list of unequal tasks in about ha
 ``[function(task, common, kept) for task in tasks]``, in that order, whichever process ran a
 task; ``kept`` is a dict of each process's own, fresh for each run, that its tasks share (what
 one task read, the next may reuse).
+
 The helper is spawned on entering the block, where :func:`~repro.runtime.cores.allowed_cores`
 gives two cores or more (one core: every task here), and imports the modules ``preload``
 meanwhile, so that a caller who still has work to do before :meth:`TaskSharing.run` (composing
-configurations) loses no time to the helper's start. Tasks are taken in list order: put the
-longest first. ``function`` must be a module-level function and ``tasks``/``common`` picklable
-(they travel to the helper); an exception in the helper is raised here, and leaving the block
-stops the helper.
+configurations) loses no time to the helper's start; ``setup(*setup_args)`` then gives the
+helper the state of this process that a spawned one lacks (the user's config folders). Tasks
+are taken in list order: put the longest first. ``function`` must be a module-level function
+and ``tasks``/``common`` picklable (they travel to the helper); an exception in the helper is
+raised here, and leaving the block stops the helper.
 """
 
 from __future__ import annotations
@@ -43,11 +45,14 @@ def _finished(done, say, task, total: int) -> None:
         say(task, _next(done) + 1, total)
 
 
-def _serve(counter, done, inbox, outbox, preload) -> None:
-    """The helper: import ``preload``; then, per job from ``inbox``, take tasks until none is
-    left, each result (or error) onto ``outbox``, and "done" last."""
+def _serve(counter, done, inbox, outbox, preload, setup, setup_args) -> None:
+    """The helper: import ``preload``, call ``setup(*setup_args)``; then, per job from
+    ``inbox``, take tasks until none is left, each result (or error) onto ``outbox``, and "done"
+    last."""
     for name in preload:
         importlib.import_module(name)
+    if setup is not None:
+        setup(*setup_args)
     while (job := inbox.get()) is not None:
         function, tasks, common, say = job
         kept: dict = {}
@@ -76,8 +81,9 @@ def _portable(exc: BaseException) -> BaseException:
 class TaskSharing:
     """The helper process of a ``with`` block (module docstring)."""
 
-    def __init__(self, preload: tuple[str, ...] = ()):
+    def __init__(self, preload: tuple[str, ...] = (), setup=None, setup_args: tuple = ()):
         self.preload = tuple(preload)
+        self.setup, self.setup_args = setup, tuple(setup_args)
         self._process = None
 
     def __enter__(self) -> TaskSharing:
@@ -87,7 +93,15 @@ class TaskSharing:
             self._inbox, self._outbox = context.Queue(), context.Queue()
             self._process = context.Process(
                 target=_serve,
-                args=(self._counter, self._done, self._inbox, self._outbox, self.preload),
+                args=(
+                    self._counter,
+                    self._done,
+                    self._inbox,
+                    self._outbox,
+                    self.preload,
+                    self.setup,
+                    self.setup_args,
+                ),  # fmt: skip
                 daemon=True,
             )
             self._process.start()

@@ -72,7 +72,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from repro.config import paths
+from repro.cli.arguments import use_config_dirs
+from repro.config import config_dirs, paths
 from repro.evaluation.guarded import one_set, refuse_links, remove, write_text
 from repro.report.claims.engine import claim_files, read_claims
 from repro.report.dashboard.benchmarks import benchmark_rows
@@ -196,7 +197,8 @@ def generate_dashboard(results_dir=None, out_dir=None, complete: bool = False) -
     time."""
     results_dir = Path(results_dir if results_dir is not None else paths().results)
     out_dir = Path(out_dir) if out_dir is not None else results_dir
-    with TaskSharing(HELPER_MODULES) as sharing:
+    own = [f"--config-dir={d}" for d in config_dirs()]  # the helper learns them as this did
+    with TaskSharing(HELPER_MODULES, use_config_dirs, (own,)) as sharing:
         configs, absent = shared_configs(sharing), []
         if not complete:
             configs, absent = present_configs(results_dir, configs)
