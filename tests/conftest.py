@@ -47,6 +47,19 @@ def read_stored(path, columns=None):
     return frame if columns is None else frame[list(columns)]
 
 
+def markdown_cells(line: str) -> list[str]:
+    """The cells of a Markdown table row, split on the bars that are not escaped."""
+    out, cell, escaped = [], "", False
+    for c in line.strip()[1:-1]:
+        if c == "|" and not escaped:
+            out.append(cell)
+            cell = ""
+        else:
+            cell += c
+        escaped = c == "\\" and not escaped
+    return [*out, cell]
+
+
 @pytest.fixture
 def python_m():
     """:func:`run_module`: ``python_m("repro.report", "compare", ...)``."""

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from repro.evaluation.guarded import write_text
 from repro.report.escape import markdown_cell, say, write_csv
 from repro.report.tables import LOWER_IS_BETTER, to_markdown
 from repro.stats.tests import paired_t_wins_losses
@@ -112,8 +113,6 @@ def compare_folds(
         + "; ".join(f"{markdown_cell(m)} {r.win}/{r.loss}/{r.tie}" for m, r in counts.iterrows())
         + ".\n",
     ]
-    from repro.evaluation.guarded import write_text
-
     md = write_text(out / f"{stem}.md", "".join(lines))
     csv = out / f"{stem}.csv"
     write_csv(table, csv, index=False)

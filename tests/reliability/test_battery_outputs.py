@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT, run_module
+from conftest import ROOT, markdown_cells, run_module
 
 from repro.evaluation import guarded
 from repro.evaluation.records import read_records
@@ -48,19 +48,6 @@ class _Tags(HTMLParser):
         self.attributes |= {name for name, _ in attrs}
 
 
-def _cells(line: str) -> list[str]:
-    """The cells of a Markdown table row, split on the bars that are not escaped."""
-    out, cell, escaped = [], "", False
-    for c in line.strip()[1:-1]:
-        if c == "|" and not escaped:
-            out.append(cell)
-            cell = ""
-        else:
-            cell += c
-        escaped = c == "\\" and not escaped
-    return [*out, cell]
-
-
 def _tables_keep_their_columns(text: str) -> None:
     """Every row of every Markdown table of ``text`` has as many cells as its header."""
     width = None
@@ -68,9 +55,9 @@ def _tables_keep_their_columns(text: str) -> None:
         if not line.startswith("|"):
             width = None
         elif width is None:
-            width = len(_cells(line))
+            width = len(markdown_cells(line))
         else:
-            assert len(_cells(line)) == width, line[:200]
+            assert len(markdown_cells(line)) == width, line[:200]
 
 
 def _records(tmp_path: Path, methods: dict, datasets: dict, folder: str = "hostile") -> Path:
@@ -260,7 +247,7 @@ def test_a_planted_git_config_in_a_results_folder_runs_nothing(tmp_path, monkeyp
     _report_all(results, out, monkeypatch, configs)
     assert not marker.exists()
     (row,) = [r for r in (out / "README.md").read_text().splitlines() if "**wu2015_fig2**" in r]
-    cells = [c.strip() for c in _cells(row)]
+    cells = [c.strip() for c in markdown_cells(row)]
     assert cells[1] == "1 / 1" and cells[-3:-1] == ["unknown", "unknown"]  # read; not dated
 
 

@@ -6,6 +6,7 @@ import csv
 
 import jinja2
 import pandas as pd
+from conftest import markdown_cells
 
 from repro.report.dashboard.pages import environment
 from repro.report.escape import (
@@ -19,19 +20,6 @@ from repro.report.escape import (
 from repro.report.tables import to_latex, to_markdown
 
 HOSTILE = "nb<script>alert(1)</script>|x\n# Heading\x00<img src=x onerror=alert(1)>"
-
-
-def _cells(line: str) -> list[str]:
-    """The cells of a Markdown table row, split on the bars that are not escaped."""
-    out, cell, escaped = [], "", False
-    for c in line.strip()[1:-1]:
-        if c == "|" and not escaped:
-            out.append(cell)
-            cell = ""
-        else:
-            cell += c
-        escaped = c == "\\" and not escaped
-    return [*out, cell]
 
 
 def test_known_answers():
@@ -52,11 +40,15 @@ def test_a_markdown_table_keeps_its_columns_and_carries_no_html():
     text = to_markdown(frame)
     lines = text.splitlines()
     assert len(lines) == 4  # header, rule, two rows: the newline did not start a line
-    assert all(len(_cells(line)) == 2 for line in (lines[0], lines[2], lines[3]))
+    assert all(len(markdown_cells(line)) == 2 for line in (lines[0], lines[2], lines[3]))
     assert (
         "<" not in text and "\x00" not in text and not any(line.startswith("#") for line in lines)
     )
-    assert _cells(lines[2])[0].strip().startswith("nb&lt;script&gt;alert(1)&lt;/script&gt;\\|x")
+    assert (
+        markdown_cells(lines[2])[0]
+        .strip()
+        .startswith("nb&lt;script&gt;alert(1)&lt;/script&gt;\\|x")
+    )
 
 
 def test_every_expression_of_a_markdown_template_is_inert_once():

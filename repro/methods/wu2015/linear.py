@@ -55,6 +55,23 @@ def _design_matrix(encoder, Z, mean, scale, unit):
 
 
 class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
+    """The liblinear peers of wu2015 (logistic regression, linear SVM) on the package's encoding.
+
+    Parameters
+    ----------
+    C : float > 0, default 1.0
+        Inverse of the L2 regularisation strength (liblinear's C; wu2015 tunes it).
+    intercept_scaling : float, default 1.0
+        liblinear's bias feature value (the paper's B).
+    categorical_features : "auto" or mask/indices/names
+        Which columns are nominal (one-hot encoded).
+    """
+
+    def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
+        self.C = C
+        self.intercept_scaling = intercept_scaling
+        self.categorical_features = categorical_features
+
     def __sklearn_tags__(self):
         return estimator_tags(super().__sklearn_tags__())
 
@@ -108,20 +125,8 @@ class _LiblinearBaseline(ClassifierMixin, BaseEstimator):
 class LogisticRegressionClassifier(_LiblinearBaseline):
     """L2-regularised logistic regression with scikit-learn's liblinear solver (wu2015 "LR").
 
-    Parameters
-    ----------
-    C : float > 0, default 1.0
-        Inverse of the L2 regularisation strength (liblinear's C; wu2015 tunes it).
-    intercept_scaling : float, default 1.0
-        liblinear's bias feature value (the paper's B).
-    categorical_features : "auto" or mask/indices/names
-        Which columns are nominal (one-hot encoded).
+    Parameters: as :class:`_LiblinearBaseline`.
     """
-
-    def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
-        self.C = C
-        self.intercept_scaling = intercept_scaling
-        self.categorical_features = categorical_features
 
     def _make_model(self):
         return LogisticRegression(
@@ -140,20 +145,8 @@ class LinearSVMClassifier(_LiblinearBaseline):
 
     ``predict_proba`` is the softmax of the decision values (uncalibrated; see the module notes).
 
-    Parameters
-    ----------
-    C : float > 0, default 1.0
-        Inverse of the L2 regularisation strength (liblinear's C; wu2015 tunes it).
-    intercept_scaling : float, default 1.0
-        liblinear's bias feature value (the paper's B).
-    categorical_features : "auto" or mask/indices/names
-        Which columns are nominal (one-hot encoded).
+    Parameters: as :class:`_LiblinearBaseline`.
     """
-
-    def __init__(self, *, C=1.0, intercept_scaling=1.0, categorical_features="auto"):
-        self.C = C
-        self.intercept_scaling = intercept_scaling
-        self.categorical_features = categorical_features
 
     def _make_model(self):
         return LinearSVC(C=self.C, intercept_scaling=self.intercept_scaling, max_iter=5000)
