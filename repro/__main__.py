@@ -39,6 +39,13 @@ from repro.cli.arguments import (
     resume_hint,
     use_config_dirs,
 )
+from repro.cli.console import (
+    OUT_OF_MEMORY_ADVICE,
+    drop_unraisable_memory_errors,
+    failure_text,
+    leave,
+    print_warnings_as_one_line,
+)
 from repro.cli.finished_cells import cell_from_config, failure_file, report_cell, use_sweeper
 from repro.cli.sweep_status import report_job_status, status_folder, sweep_reports, sweep_summary
 from repro.config import register_dataset_configs
@@ -180,13 +187,11 @@ def _chosen(args: list[str], group: str) -> list[str] | None:
 
 def _method_keys(method_id: str) -> tuple[list[str], list[str]]:
     """(keys of the method's configuration, other parameters of its estimator)."""
-    from hydra.utils import get_class
-
-    from repro.registry import method_config
+    from repro.registry import estimator_class, method_config
 
     config = method_config(method_id)
     keys = sorted(method_params(config))
-    extra = sorted(set(get_class(config["_target_"])._get_param_names()) - set(keys))
+    extra = sorted(set(estimator_class(config["_target_"])._get_param_names()) - set(keys))
     return keys, extra
 
 
@@ -328,10 +333,14 @@ def hydra_main(cfg: DictConfig):
             result = run_cell_from_config(cfg, short=multirun and not cfg.get("verbose", False))
     except Exception as exc:  # a failing cell is recorded and does not stop a sweep
         if not multirun:
-            from repro.cli.console import failure_text
-
-            print(f"error: {failure_text(exc)}", file=sys.stderr)
-            sys.exit(1)
+            try:
+                choices = HydraConfig.get().runtime.choices
+                where = f"{choices.get('method')} on {choices.get('dataset')}"
+                text = failure_text(exc, where)
+            except MemoryError:  # too little left even to word it
+                text = "out of memory" + OUT_OF_MEMORY_ADVICE
+            print(f"error: {text}", file=sys.stderr)
+            leave(exc, 1)
         try:
             error_file = str(_record_failure(cfg, exc))
         except Exception as write_exc:  # a full disk, a name that is no path: still summarised
@@ -373,9 +382,8 @@ def apply_data_path(args: list[str]) -> None:
 
 
 def main() -> None:
-    from repro.cli.console import print_warnings_as_one_line
-
     print_warnings_as_one_line()
+    drop_unraisable_memory_errors()
     argv = sys.argv[1:]
     if any(a in ("--help", "-h") for a in argv):
         print(HELP)
@@ -397,6 +405,11 @@ def main() -> None:
             print(f"error: {exc}", file=sys.stderr)
             sys.exit(2)
         sys.exit(0)
+    from repro.runtime.memory_limit import supervise
+
+    code = supervise("repro", argv)  # under `ulimit -v`: in a child, an abort becomes one line
+    if code is not None:
+        sys.exit(code)
     apply_data_path(argv)
     try:
         use_config_dirs(argv)

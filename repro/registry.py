@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -170,7 +171,7 @@ def _user_config(method_id: str, config) -> dict:
             f"{where} has no _target_ (the dotted path of the estimator class of {method_id!r})"
         )
     try:
-        cls = get_class(target)
+        cls = estimator_class(target)
     except Exception as exc:  # hydra wraps ImportError / AttributeError in its own errors
         raise ValueError(
             f"_target_ {target!r} of method {method_id!r} does not import: {exc}"
@@ -181,6 +182,18 @@ def _user_config(method_id: str, config) -> dict:
         )
     out.setdefault("_convert_", "all")
     return out
+
+
+def estimator_class(target: str) -> type:
+    """The class a ``_target_`` names (Hydra's ``get_class``), without the line Hydra logs before
+    it re-raises a failed import: the caller's error says it once."""
+    log = logging.getLogger("hydra.utils")
+    level = log.level
+    log.setLevel(logging.CRITICAL + 1)
+    try:
+        return get_class(target)
+    finally:
+        log.setLevel(level)
 
 
 def estimator_targets() -> list[str]:
@@ -236,7 +249,7 @@ def build_method(config: dict, method_id: str = "method"):
     """
     config = dict(config)
     config.setdefault("_convert_", "all")
-    cls = get_class(config["_target_"])
+    cls = estimator_class(config["_target_"])
     allowed = cls._get_param_names()
     unknown = sorted(set(method_params(config)) - set(allowed))
     if unknown and _forwards_to_inner(config, allowed, unknown):
@@ -261,7 +274,7 @@ def _forwards_to_inner(config: dict, allowed, keys) -> bool:
         inner = _read_config(resolve_method_id(inner_id))
     except ValueError:
         return False
-    inner_allowed = set(get_class(inner["_target_"])._get_param_names())
+    inner_allowed = set(estimator_class(inner["_target_"])._get_param_names())
     return set(keys) <= inner_allowed
 
 

@@ -12,11 +12,18 @@ warning as one line.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import sys
 import warnings
+
+from repro.runtime.memory_limit import address_space_limit
 
 #: C0 and C1 control characters, and DEL (newline and tab are handled per output)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: the shared library an ``OSError`` of a failed load names ("…shared object file 'lib….so'…")
+SHARED_OBJECT = re.compile(r"shared object file '?([\w.+-]+\.so[\w.]*)")
 #: ANSI escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte ones
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 
@@ -39,16 +46,70 @@ def print_warnings_as_one_line() -> None:
     warnings.formatwarning = one_line
 
 
-def failure_text(exc: BaseException) -> str:
+def drop_unraisable_memory_errors() -> None:
+    """Print nothing for a ``MemoryError`` Python can only report as "Exception ignored in …"
+    (a generator or finaliser that ran out of memory while the run unwinds under a ``ulimit -v``):
+    the run's own one-line error says it; other unraisable exceptions print as before."""
+    default = sys.unraisablehook
+
+    def hook(unraisable):
+        if not isinstance(unraisable.exc_value, MemoryError):
+            default(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def leave(exc: BaseException, code: int) -> None:
+    """Exit with ``code`` after a failed run. Out of memory, the interpreter's shutdown cannot run
+    either (hundreds of "Exception ignored … MemoryError" lines, or an abort): the streams are
+    flushed and the process ends at once, as the one-line error has said all there is."""
+    if out_of_memory_cause(exc) is not None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # a closed or full stream: nothing more can be said
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+#: what follows "out of memory" (a constant: said even when too little is left to word more)
+OUT_OF_MEMORY_ADVICE = (
+    ": the run needs more memory than this process may use (a `ulimit -v`, a container's or a "
+    "batch job's limit); use fewer rows or variables, n_jobs=1, or a machine with more memory"
+)
+
+
+def out_of_memory_cause(exc: BaseException) -> str | None:
+    """Why ``exc`` (or an exception it was raised from) is the process running out of memory:
+    the message of a ``MemoryError`` (often "") or of an ``OSError`` ENOMEM; for a shared library
+    that did not load under an address-space limit (numba's ``libllvmlite.so`` at 1.7 GB,
+    whatever the message says about permissions), which library; None when it is not memory."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, MemoryError):
+            return str(exc).strip()
+        if getattr(exc, "errno", None) == errno.ENOMEM:
+            return exc.strerror or ""
+        library = SHARED_OBJECT.search(str(exc)) if isinstance(exc, OSError) else None
+        if library and address_space_limit() is not None:
+            return f"{library.group(1)} did not load"
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def failure_text(exc: BaseException, where: str | None = None) -> str:
     """What the command line says after ``error:`` for a run that failed: the exception's message;
-    its type where the message is empty; for a ``MemoryError`` (numpy's, or a compile's under
-    ``ulimit -v``, whose message is empty), that the run is out of memory and what helps."""
-    message = str(exc).strip()
-    if isinstance(exc, MemoryError):
-        detail = f" ({message})" if message else ""
-        return (
-            f"out of memory{detail}: the run needs more memory than this process may use (a "
-            "`ulimit -v`, a container's or a batch job's limit); use fewer rows or variables, "
-            "n_jobs=1, or a machine with more memory"
-        )
-    return message or type(exc).__name__
+    its type where the message is empty; out of memory (numpy's ``MemoryError``, a compile's under
+    ``ulimit -v`` whose message is empty, a library that could not be loaded under the limit),
+    that the run (``where``: "method on data set") is out of memory, and what helps, on one line."""
+    cause = out_of_memory_cause(exc)
+    if cause is not None:
+        limit = address_space_limit()
+        details = [cause] if cause else []
+        if limit is not None:
+            details.append(f"ulimit -v {limit / 2**30:.2f} GiB")
+        detail = f" ({'; '.join(details)})" if details else ""
+        return f"{where + ': ' if where else ''}out of memory{detail}{OUT_OF_MEMORY_ADVICE}"
+    return str(exc).strip() or type(exc).__name__
