@@ -23,6 +23,8 @@ LAYERS = {
     "repro.runtime.compilation": 0,  # numba's cache settings, below every module with a kernel
     "repro.runtime.cores": 0,  # n_jobs on the cores this process may use; threads on a busy machine
     "repro.runtime.shared_tasks": 0,  # tasks shared by this process and a spawned helper
+    "repro.runtime.memory_limit": 0,  # a run under `ulimit -v` in a child: an abort is one line
+    "repro.runtime.temporary_files": 0,  # the temporary file beside an output, and its target
     "repro.cli.console": 0,  # what the command lines print besides results (warnings, one line)
     "repro.datasets": 0,
     "repro.preprocessing": 0,

@@ -11,6 +11,8 @@ import errno
 import sys
 from collections.abc import Callable
 
+from repro.runtime.temporary_files import target_of
+
 #: the errors of a folder that cannot be written: reported in one line, exit code 1
 UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT)
 
@@ -20,7 +22,7 @@ def unwritable_message(err: OSError) -> str | None:
     naming the file; None for any other error."""
     if err.errno not in UNWRITABLE:
         return None
-    where = err.filename or "the output folder"
+    where = target_of(err.filename) if err.filename else "the output folder"
     return f"cannot write {where}: {err.strerror}; give a writable folder (out=DIR or results=DIR)"
 
 

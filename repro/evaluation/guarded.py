@@ -18,10 +18,11 @@ not make a run or a report write or delete outside it.
 from __future__ import annotations
 
 import os
-import uuid
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+
+from repro.runtime.temporary_files import temporary_beside
 
 #: the writes and removals held back by the innermost :func:`one_set` (None: none open)
 _PENDING: ContextVar[list | None] = ContextVar("pending_writes", default=None)
@@ -50,10 +51,6 @@ def refuse_links(path, root=None) -> Path:
     return path
 
 
-def _temporary(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
-
-
 @contextmanager
 def replace_with(path, root=None, *, links: bool = False):
     """Yield a temporary path beside ``path``; on success rename it over ``path``, on error
@@ -62,7 +59,7 @@ def replace_with(path, root=None, *, links: bool = False):
     always replaced, never followed."""
     path = Path(path) if links else refuse_links(path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temporary(path)
+    tmp = temporary_beside(path)
     pending = _PENDING.get()
     held = False
     try:

@@ -26,7 +26,6 @@ import base64
 import functools
 import json
 import os
-import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -36,6 +35,7 @@ import pyarrow.parquet as pq
 
 from repro.evaluation.guarded import refuse_links
 from repro.evaluation.locks import cell_lock
+from repro.runtime.temporary_files import temporary_beside
 
 #: the file name of a folder's pack
 PACK_NAME = "packed.parquet"
@@ -316,7 +316,7 @@ def _write_pack(tables: dict[str, pa.Table], path: Path) -> None:
         "entries": entries,
     }
     union = union.replace_schema_metadata({META_KEY: json.dumps(info)})
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = temporary_beside(path)
     try:
         # zstd 19: about as small as brotli, read several times faster (a report reads every pack)
         pq.write_table(union, tmp, compression="zstd", compression_level=19, row_group_size=1 << 20)

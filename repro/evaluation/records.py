@@ -22,7 +22,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import uuid
 import warnings
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from repro.config import jsonable
 from repro.evaluation.guarded import refuse_links
 from repro.evaluation.metrics import PROBA_FLOOR
 from repro.evaluation.packs import PARTS_SUFFIX, PackError, loose_files, pack_of, packed_entries
+from repro.runtime.temporary_files import temporary_beside
 
 #: the record schema, declared once: a record's key (one value per key), its value, and the
 #: context every record carries (types as stored), checked on write by :func:`check_records`;
@@ -330,7 +330,7 @@ def write_atomic(frame: pd.DataFrame, path: Path) -> None:
     cluster stays readable by the group."""
     path = refuse_links(path)  # a planted link as the cell's folder (e.g. ``.parts``): refused
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = temporary_beside(path)
     try:
         # zstd, and no second copy of the schema (pandas' metadata already names the types):
         # half the size of a small cell file, read as the same frame
@@ -415,6 +415,9 @@ def read_records(path) -> pd.DataFrame:
                 stacklevel=2,
             )
             continue
+        if isinstance(table, pa.Table) and (long := overlong_name(table)):
+            warnings.warn(f"skipped {file}: {long}", CorruptFileWarning, stacklevel=2)
+            continue
         items.append(_named_rows(table, file) if isinstance(table, pa.Table) else table)
     if not items:
         raise FileNotFoundError(f"No readable result records (*.parquet) under {path}")
@@ -446,6 +449,28 @@ def mistyped_columns(schema: pa.Schema) -> list[str]:
 
 #: the columns a record cannot go without (:func:`_named_rows`)
 NAME_COLUMNS = ("method", "dataset")
+
+
+#: the longest method or data set name a record may carry (a longer one is not a name: a file
+#: from elsewhere, whose name copied into every row of a frame would take gigabytes)
+MAX_NAME = 4096
+
+
+def overlong_name(table: pa.Table) -> str | None:
+    """What is wrong with ``table``'s method or data set names when one is longer than
+    :data:`MAX_NAME` characters, else None."""
+    import pyarrow.compute as pc
+
+    for column in NAME_COLUMNS:
+        if column not in table.column_names or not len(table):
+            continue
+        values = table.column(column)
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            continue
+        longest = pc.max(pc.utf8_length(values)).as_py() or 0
+        if longest > MAX_NAME:
+            return f"a {column} name of {longest:,} characters (at most {MAX_NAME:,})"
+    return None
 
 
 def _named_rows(table: pa.Table, file) -> pa.Table:

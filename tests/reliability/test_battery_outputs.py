@@ -152,9 +152,25 @@ def test_a_300_character_name_gives_short_file_names_in_the_bayesian_comparison(
     assert f"![{'m' * 59}… vs &lt;b&gt;{'r' * 56}…]({png.name})" in text
 
 
-def test_a_name_of_200000_characters_draws_a_cut_label(tmp_path):
-    """Before: matplotlib ran out of memory laying out a very long method name."""
-    long = "L" * 200_000
+def test_a_name_of_2_million_characters_is_skipped_with_one_line(tmp_path):
+    """Before: ``compare`` peaked at 4.4 GB reading records whose method name had 2,000,000
+    characters (copied into every row). A name longer than 4,096 characters is not a name: the
+    file is skipped with a one-line warning naming it, and the rest compared."""
+    results = _records(tmp_path, {"nb": "L" * 2_000_000, "nb_ef": "nb_ef", "snb_cma": "snb_cma"},
+                       {k: k for k in DATASETS})  # fmt: skip
+    done = run_module("repro.report", "compare", f"results={results}", "metric=accuracy",
+                      f"out={tmp_path / 'out'}", cwd=tmp_path, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    skipped = [line for line in done.stderr.splitlines() if "2,000,000 characters" in line]
+    assert len(skipped) == 2  # one line per file of that method (2 data sets)
+    assert all(len(line) < 300 and "(at most 4,096)" in line for line in skipped)
+    assert "L" * 100 not in done.stdout + done.stderr
+
+
+def test_a_name_of_4000_characters_draws_a_cut_label(tmp_path):
+    """Before: matplotlib ran out of memory laying out a very long method name (200,000
+    characters then; a name is at most 4,096 now, still too long for a label)."""
+    long = "L" * 4_000
     results = _records(tmp_path, {"nb": long, "nb_ef": "nb_ef", "snb_cma": "snb_cma"},
                        {k: k for k in DATASETS})  # fmt: skip
     out = tmp_path / "out"
@@ -302,7 +318,7 @@ def _full_disk_at(monkeypatch, k: int) -> list:
     """The ``k``-th temporary file of the writes a link to /dev/full: its write fails with
     ENOSPC as on a full disk. Returns the list of the temporaries asked for."""
     asked = []
-    temporary = guarded._temporary
+    temporary = guarded.temporary_beside
 
     def full(path):
         tmp = temporary(path)
@@ -311,7 +327,7 @@ def _full_disk_at(monkeypatch, k: int) -> list:
         asked.append(path)
         return tmp
 
-    monkeypatch.setattr(guarded, "_temporary", full)
+    monkeypatch.setattr(guarded, "temporary_beside", full)
     return asked
 
 
@@ -411,3 +427,23 @@ def test_a_file_name_with_escape_sequences_is_not_printed_raw(tmp_path):
                       f"out={tmp_path / 'out'}", cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0 and "skipped" in done.stderr
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr
+
+
+def test_an_unwritable_folder_is_named_by_the_file_asked_for_not_its_temporary():
+    """Before: the one line sometimes named the hidden temporary file that was being written
+    (``.table3.tex.<pid>.<hex>.tmp``) instead of the report's file."""
+    import errno
+
+    from repro.datasets.exit_codes import unwritable_message
+    from repro.runtime.temporary_files import temporary_beside
+
+    target = Path("/reports/boulle2007_table3/table3.tex")
+    tmp = temporary_beside(target)
+    assert tmp.parent == target.parent and tmp.name.startswith(".table3.tex.")
+    message = unwritable_message(OSError(errno.EROFS, "Read-only file system", str(tmp)))
+    assert message == (
+        f"cannot write {target}: Read-only file system; give a writable folder (out=DIR or "
+        "results=DIR)"
+    )
+    other = unwritable_message(OSError(errno.EACCES, "Permission denied", "/r/.hidden.tmp"))
+    assert other.startswith("cannot write /r/.hidden.tmp: Permission denied")

@@ -92,13 +92,13 @@ def test_report_all_killed_at_any_write_leaves_the_previous_dashboard(tmp_path, 
         build.generate_dashboard(old_results, out)
     before = _snapshot(out)
     writes = []
-    temporary = guarded._temporary
+    temporary = guarded.temporary_beside
 
     def counting(path):
         writes.append(path)
         return temporary(path)
 
-    monkeypatch.setattr(guarded, "_temporary", counting)
+    monkeypatch.setattr(guarded, "temporary_beside", counting)
     with pytest.warns(UserWarning, match="left out of its dashboard"):
         build.generate_dashboard(new_results, out)
     after = _snapshot(out)
@@ -116,7 +116,7 @@ def test_report_all_killed_at_any_write_leaves_the_previous_dashboard(tmp_path, 
             seen.append(path)
             return temporary(path)
 
-        monkeypatch.setattr(guarded, "_temporary", killed)
+        monkeypatch.setattr(guarded, "temporary_beside", killed)
         with pytest.raises(KeyboardInterrupt), pytest.warns(UserWarning):
             build.generate_dashboard(new_results, out)
         assert _snapshot(out) == before, f"killed at write {k} ({writes[k].name})"
@@ -130,7 +130,7 @@ def test_report_experiment_killed_at_any_write_leaves_the_previous_report(tmp_pa
     written = generate_report("boulle2007_table4", results, out)
     assert len(written) >= 2
     previous = {p: b"previous report\n" for p in written}
-    temporary = guarded._temporary
+    temporary = guarded.temporary_beside
     for k in range(len(written)):
         for path, data in previous.items():
             path.write_bytes(data)
@@ -142,7 +142,7 @@ def test_report_experiment_killed_at_any_write_leaves_the_previous_report(tmp_pa
             seen.append(path)
             return temporary(path)
 
-        monkeypatch.setattr(guarded, "_temporary", killed)
+        monkeypatch.setattr(guarded, "temporary_beside", killed)
         with pytest.raises(KeyboardInterrupt):
             generate_report("boulle2007_table4", results, out)
         assert {p: p.read_bytes() for p in written} == previous, f"killed at write {k}"
