@@ -6,6 +6,11 @@ Built offline (no intersphinx), warnings as errors, by ``.ci/run``::
 
 The examples gallery (``examples/`` at the repository root) is executed at build time by
 sphinx-gallery; every example writes only into a temporary folder.
+
+The formulas are typeset by MathJax 3, served with the site: the ``sphinx-mathjax-offline``
+package (the ``docs`` extra) ships MathJax's files, points ``mathjax_path`` at
+``_static/mathjax/tex-chtml.js`` and copies them into the build, so that the pages show their
+formulas without a network (``sphinx.ext.mathjax`` alone loads MathJax from a CDN).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax from the site itself, not from a CDN (the docs extra)
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
@@ -154,6 +160,10 @@ def _dashboard_image(app, docname, source):
 
 
 def setup(app):
+    # sphinx-mathjax-offline does not say it is safe for parallel builds (so that `sphinx -j N`
+    # warns, an error with -W): it is, it only sets mathjax_path and copies files at the end
+    mathjax_offline = app.extensions["sphinx-mathjax-offline"]
+    mathjax_offline.parallel_read_safe = mathjax_offline.parallel_write_safe = True
     app.connect("autodoc-process-docstring", _before_numpydoc, priority=100)
     app.connect("autodoc-process-docstring", _clean_docstring, priority=900)
     app.connect("source-read", _dashboard_image)

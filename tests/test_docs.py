@@ -1,7 +1,10 @@
 """The documentation site as built by ``.ci/run`` (``python -m sphinx -W --keep-going -b html docs
 docs/_build/html``, before the suite): every internal link of every page resolves, with its
-anchor; no page cites the internal specification; the home page and an API page render in
-headless Chromium (skipped, with the reason, without a build or without Chromium)."""
+anchor; no page cites the internal specification; the pages with formulas load MathJax from the
+site itself (``sphinx-mathjax-offline``, the ``docs`` extra), not from a CDN, and no page loads a
+script from the network; the home page and an API page render in headless Chromium, and the
+formulas of a page are typeset there (skipped, with the reason, without a build or without
+Chromium)."""
 
 from __future__ import annotations
 
@@ -26,16 +29,21 @@ pytestmark = pytest.mark.skipif(
 
 
 class Page(HTMLParser):
-    """The link targets (``href``) and the ids of one HTML page."""
+    """The link targets (``href``), the ids, the scripts (``src``) and the number of formulas
+    (elements of class ``math``, as Sphinx writes them for MathJax) of one HTML page."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.hrefs, self.ids = [], set()
+        self.hrefs, self.ids, self.scripts, self.formulas = [], set(), [], 0
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if attrs.get("href"):
             self.hrefs.append(attrs["href"])
+        if tag == "script" and attrs.get("src"):
+            self.scripts.append(attrs["src"])
+        if "math" in (attrs.get("class") or "").split():
+            self.formulas += 1
         if attrs.get("id"):
             self.ids.add(attrs["id"])
         if tag == "a" and attrs.get("name"):
@@ -110,6 +118,44 @@ def test_no_page_cites_the_internal_specification(pages):
         assert "SPEC §" not in path.read_text(encoding="utf-8"), path
 
 
+def is_remote(url: str) -> bool:
+    """An address on another host (``https://...``, ``//cdn...``), not a file of the site."""
+    parts = urlsplit(url)
+    return bool(parts.scheme or parts.netloc)
+
+
+#: a page with formulas, typeset in headless Chromium below
+FORMULAS_PAGE = "user_guide/methods/boulle2007.html"
+
+
+def test_pages_with_formulas_load_mathjax_from_the_site(pages):
+    """Offline, a formula shows as raw TeX unless MathJax comes with the site: every page with
+    formulas loads it by a relative path, to a file of the build, with MathJax's fonts beside
+    it; and no page of the site loads any script from the network."""
+    with_formulas = {p: page for p, page in pages.items() if page.formulas}
+    assert HTML / FORMULAS_PAGE in with_formulas
+    assert len(with_formulas) >= 5  # the user guide's method pages, statistics, metrics...
+    for path, page in with_formulas.items():
+        mathjax = [src for src in page.scripts if "mathjax" in src.lower()]
+        where = path.relative_to(HTML)
+        assert mathjax, f"{where}: {page.formulas} formulas and no MathJax script"
+        for src in mathjax:
+            assert not is_remote(src), f"{where}: MathJax from the network: {src}"
+            resolved = (path.parent / unquote(urlsplit(src).path)).resolve()
+            assert resolved.is_file(), f"{where}: {src} is not in the build"
+            assert HTML.resolve() in resolved.parents, f"{where}: {src} is outside the site"
+    # tex-chtml.js loads its fonts from output/chtml/fonts/woff-v2 beside it
+    fonts = HTML / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2"
+    assert len(list(fonts.glob("*.woff"))) > 10, fonts
+    remote = {
+        f"{p.relative_to(HTML)}: {src}"
+        for p, page in pages.items()
+        for src in page.scripts
+        if is_remote(src)
+    }
+    assert remote == set()
+
+
 def browser() -> str:
     found = next(
         (
@@ -150,3 +196,14 @@ def test_page_renders_in_headless_chromium(page, title, heading):
     # the theme's script ran: it sets the colour theme that the built file leaves empty
     assert re.search(r'<html [^>]*data-theme="(light|dark)"', dom)
     assert 'data-theme="' not in (HTML / page).read_text(encoding="utf-8").split("<head>")[0]
+
+
+def test_formulas_are_typeset_in_headless_chromium(pages):
+    """MathJax, from the site's own files (the browser is offline), replaces every formula of
+    the page by its typeset form (an ``mjx-container``), and none is a TeX error."""
+    page = HTML / FORMULAS_PAGE
+    dom = rendered_dom(page)
+    expected = pages[page].formulas
+    assert expected > 10
+    assert len(re.findall(r"<mjx-container\b", dom)) == expected, dom[:2000]
+    assert "<mjx-merror" not in dom  # MathJax's rendering of a TeX error
