@@ -33,10 +33,13 @@ from omegaconf import DictConfig
 from repro.cli.arguments import (
     HELP,
     UsageError,
+    check_experiment_files,
     check_top_level,
     close_names,
     list_table,
+    results_folder_error,
     resume_hint,
+    unknown_data_sets,
     use_config_dirs,
 )
 from repro.cli.console import (
@@ -142,12 +145,7 @@ def resolve_overrides(args: list[str]) -> list[str]:
                     ".arff; the target column `class`, or the last)"
                 )
             if unknown:
-                close = close_names(unknown[0], sorted(valid))
-                hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-                raise CommandLineError(
-                    f"Unknown data set(s) {unknown}.{hint} Valid data sets: "
-                    f"{', '.join(sorted(valid))} (python -m repro.datasets list)"
-                )
+                raise CommandLineError(unknown_data_sets(unknown, sorted(valid)))
             names = [valid[n] for n in names]
         out.append(_override(group, names, sweep))
     check_override_keys(out)
@@ -336,7 +334,7 @@ def hydra_main(cfg: DictConfig):
             try:
                 choices = HydraConfig.get().runtime.choices
                 where = f"{choices.get('method')} on {choices.get('dataset')}"
-                text = failure_text(exc, where)
+                text = results_folder_error(exc, cfg.results_dir) or failure_text(exc, where)
             except MemoryError:  # too little left even to word it
                 text = "out of memory" + OUT_OF_MEMORY_ADVICE
             print(f"error: {text}", file=sys.stderr)
@@ -415,6 +413,7 @@ def main() -> None:
         use_config_dirs(argv)
         check_extras(argv)  # hydra/launcher=joblib, backend=dask: the cluster extra's packages
         check_top_level(argv)
+        check_experiment_files(argv)  # the names inside the experiment file(s) chosen
         sys.argv[1:] = resolve_overrides(argv)
     except (CommandLineError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,6 +1,7 @@
 """What ``python -m repro`` says to its user: ``--help``, ``list ...``, and the checks of the
-top-level choices and values of a command line, each answered in one or two lines with the valid
-choices (and a did-you-mean), before Hydra composes anything.
+top-level choices and values of a command line, and of the names inside the experiment file it
+chooses, each answered in one or two lines with the valid choices (and a did-you-mean), before
+Hydra composes anything; and the line for a results folder that cannot be written.
 
     python -m repro --help
     python -m repro list methods|datasets|experiments|protocols
@@ -9,7 +10,9 @@ choices (and a did-you-mean), before Hydra composes anything.
 from __future__ import annotations
 
 import difflib
+import errno
 import re
+from pathlib import Path
 
 from omegaconf import OmegaConf
 
@@ -19,12 +22,16 @@ __all__ = [
     "HELP",
     "LISTS",
     "UsageError",
+    "check_experiment_files",
     "check_top_level",
     "close_names",
     "split_config_dirs",
+    "unknown_data_sets",
     "use_config_dirs",
     "list_table",
     "resume_hint",
+    "results_folder_error",
+    "sweep_folder_error",
 ]
 
 HELP = """\
@@ -235,6 +242,173 @@ def _experiment_keys(name: str) -> list[str]:
     return []
 
 
+def unknown_data_sets(unknown: list[str], valid: list[str]) -> str:
+    """The line for data set names that are not in the catalog (``valid``), with a did-you-mean
+    for the first (the same on the command line and in an experiment file)."""
+    close = close_names(unknown[0], valid)
+    hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    return (
+        f"Unknown data set(s) {unknown}.{hint} Valid data sets: {', '.join(valid)} "
+        "(python -m repro.datasets list)"
+    )
+
+
+#: what an experiment file may choose by name
+_FILE_GROUPS = ("method", "dataset", "protocol")
+
+
+def check_experiment_files(args: list[str]) -> None:
+    """The methods, data sets and protocols named inside the experiment file(s) of
+    ``experiment=NAME`` (the package's ``conf/experiment/``, then the ``--config-dir`` folders,
+    the order Hydra searches) exist: else a :class:`UsageError` of one line naming the file, the
+    key, the name and the closest valid names (Hydra would print its config search path and every
+    option of the group). Read: the defaults list (``override /method: NAME``), and in a
+    ``# @package _global_`` file ``hydra.sweeper.params`` (``method: a,b``, ``choice(a,b)``),
+    ``hydra.sweeper.runs[i].method``, ``hydra.sweeper.exclude[i]`` and the top-level
+    ``method:`` / ``dataset:`` / ``protocol:``, which hold settings, not a name."""
+    for arg in split_config_dirs(args)[1]:
+        key, _, value = arg.partition("=")
+        if key.lstrip("+") != "experiment" or not value:
+            continue
+        names = override_values(arg, names=True)
+        for name in value.split(",") if names is None else names:
+            path = _experiment_file(name)
+            if path is not None:
+                _check_experiment_file(path)
+
+
+def _experiment_file(name: str):
+    """The file Hydra reads for ``experiment=name`` (None when there is none)."""
+    from repro.config import config_dirs
+
+    for folder in [CONF_DIR, *config_dirs()]:
+        path = folder / "experiment" / f"{name.strip()}.yaml"
+        if path.is_file():
+            return path
+    return None
+
+
+def _package(path) -> str | None:
+    """The ``# @package NAME`` of a config file's header (None when it has none)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.strip()
+        if text and not text.startswith("#"):
+            break
+        match = re.match(r"#\s*@package\s+(\S+)", text)
+        if match:
+            return match[1]
+    return None
+
+
+def _check_experiment_file(path) -> None:
+    try:
+        node = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
+    except Exception:  # not YAML, not a mapping: Hydra says what is wrong with it
+        return
+    if not isinstance(node, dict):
+        return
+    where = f"experiment file {path}"
+    for key, group, names in _file_choices(node, _package(path) == "_global_"):
+        try:
+            _check_names(group, names)
+        except UsageError as exc:
+            raise UsageError(f"{where}, {key}: {exc}".replace("\n", " ")) from None
+    if _package(path) != "_global_":
+        return
+    for group in _FILE_GROUPS:
+        value = node.get(group)
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            raise UsageError(
+                f"{where}, {group}: {str(value)!r} is a name, but {group}: at the top of an "
+                f"experiment file holds the {group}'s settings ({group}: {{KEY: VALUE}}); "
+                f"choose one {group} with `defaults: [override /{group}: NAME]`, or sweep "
+                f"several with `hydra: {{mode: MULTIRUN, sweeper: {{params: {{{group}: a,b}}}}}}` "
+                f"(hydra.sweeper.params)"
+            )
+
+
+def _file_choices(node: dict, global_package: bool):
+    """(key, group, names) of every choice by name in an experiment file's content."""
+    for item in node.get("defaults") or []:
+        if not isinstance(item, dict):
+            continue
+        for key, value in item.items():
+            group = re.sub(r"^override\s+", "", str(key)).lstrip("/").split("@")[0]
+            if group in _FILE_GROUPS and isinstance(value, str):
+                yield f"defaults: {key}", group, [value]
+    if not global_package:
+        return
+    for group in _FILE_GROUPS:
+        value = node.get(group)
+        if isinstance(value, str):  # a name where settings go (said after the names' check)
+            yield group, group, _file_names(group, value)
+    sweeper = (
+        (node.get("hydra") or {}).get("sweeper") if isinstance(node.get("hydra"), dict) else None
+    )
+    if not isinstance(sweeper, dict):
+        return
+    for key, value in (sweeper.get("params") or {}).items():
+        group = str(key).lstrip("+")
+        if group in _FILE_GROUPS and isinstance(value, str):
+            yield f"hydra.sweeper.params.{key}", group, _file_names(group, value)
+    for i, run in enumerate(sweeper.get("runs") or []):
+        if isinstance(run, dict) and isinstance(run.get("method"), str):
+            yield f"hydra.sweeper.runs[{i}].method", "method", [run["method"]]
+    for i, entry in enumerate(sweeper.get("exclude") or []):
+        if not isinstance(entry, dict):
+            continue
+        for group, value in entry.items():
+            values = value if isinstance(value, list) else [value]
+            if group in _FILE_GROUPS and all(isinstance(v, str) for v in values):
+                yield f"hydra.sweeper.exclude[{i}].{group}", group, list(values)
+
+
+def _file_names(group: str, value: str) -> list[str]:
+    """The names of a sweep's value as Hydra's override grammar reads it (``a,b``,
+    ``choice(a,b)``; none for a glob, a value that is not names, or one the grammar refuses)."""
+    names = override_values(f"{group}={value}", names=True)
+    return [] if names is None else [n for n in names if n != _NOT_NAMES]
+
+
+def _check_names(group: str, names: list[str]) -> None:
+    """Every name is an option of ``group`` as Hydra finds it in a file (no alias, the exact
+    case): else a :class:`UsageError` in the command line's words."""
+    from repro.config import config_dirs
+
+    names = [n for n in names if n and not n.startswith("${")]  # an interpolation: Hydra's
+    own = {p.stem for d in config_dirs() for p in (d / group).glob("*.yaml")}
+    if group == "method":
+        from repro.registry import ALIASES, implemented_methods
+
+        valid = sorted({*implemented_methods(), *own})
+        for name in names:
+            if name not in valid:
+                close = close_names(name, valid)
+                if name in ALIASES:  # the command line's shorthand: a file names the id
+                    close = [ALIASES[name], *(c for c in close if c != ALIASES[name])][:3]
+                hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+                alias = (
+                    f" ({name} is an alias, which only the command line takes)"
+                    if name in ALIASES
+                    else ""
+                )
+                raise UsageError(
+                    f"Unknown method {name!r}.{hint}{alias} Valid methods: {', '.join(valid)}"
+                )
+    elif group == "dataset":
+        from repro.datasets import catalog
+
+        valid = sorted({*map(str, catalog()), *_names("dataset"), *own})
+        unknown = [n for n in names if n not in valid]
+        if unknown:
+            raise UsageError(unknown_data_sets(unknown, valid))
+    else:
+        valid = sorted({*_names(group), *own})
+        for name in names:
+            if name not in valid:
+                raise _unknown(group, name, valid, f"python -m repro list {group}s")
+
+
 def _parses(text: str, kind) -> bool:
     if text.startswith("${"):  # an interpolation, resolved by Hydra
         return True
@@ -367,6 +541,72 @@ def _count(row, field: str) -> str:
         return str(int(value))
     except (TypeError, ValueError):
         return "?"
+
+
+# -- a results folder that cannot be written (a read-only mount, a folder of another user):
+# one line naming the folder and the setting that chooses it, for a run and for a sweep
+#: the errors of a folder this process may not write (not a full disk, not a file in the way)
+_UNWRITABLE = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _unwritable(exc: BaseException) -> OSError | None:
+    """The error among ``exc`` and the exceptions it was raised from that says a folder may not
+    be written (read-only file system, permission denied); None when there is none."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in _UNWRITABLE:
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _cannot_write(exc: OSError, key: str, value, where=None, also: str = "") -> str:
+    """``cannot write FOLDER: REASON; give a writable folder with KEY=DIR (KEY=VALUE)``; FOLDER
+    is ``where``, else the error's file, else ``value``; ``also``: what else helps."""
+    if where is None:
+        where = exc.filename if exc.filename is not None else value
+    reason = exc.strerror or str(exc)
+    return (
+        f"cannot write {where}: {reason}; give a writable folder with {key}=DIR ({key}={value})"
+        + also
+    )
+
+
+def _inside(path, folder) -> bool:
+    try:
+        Path(path).resolve().relative_to(Path(folder).resolve())
+    except (ValueError, OSError, TypeError):
+        return False
+    return True
+
+
+def results_folder_error(exc: BaseException, results_dir) -> str | None:
+    """The line of :func:`_cannot_write` when ``exc`` is a folder inside ``results_dir`` that may
+    not be written (None otherwise: the run's own error says what happened)."""
+    error = _unwritable(exc)
+    if error is None or error.filename is None or not _inside(error.filename, results_dir):
+        return None
+    return _cannot_write(error, "results_dir", results_dir)
+
+
+def sweep_folder_error(exc: OSError, sweep_dir, results_dir) -> str | None:
+    """The line of :func:`_cannot_write` for a sweep's directory that may not be created or
+    written, named by ``results_dir=`` when it lies inside it (the default
+    ``${results_dir}/<experiment>/.multirun``), else by ``hydra.sweep.dir=``; None when the
+    error is not about permissions (a file in the way, a full disk)."""
+    if exc.errno not in _UNWRITABLE:
+        return None
+    where = exc.filename
+    if where is None or _inside(where, sweep_dir):  # the sweep's own files: its directory
+        where = sweep_dir
+    if _inside(sweep_dir, results_dir):
+        also = (
+            ", or hydra.sweep.dir=DIR for the sweep's own files (finished cells are read "
+            "from a read-only results_dir)"
+        )
+        return _cannot_write(exc, "results_dir", results_dir, where, also)
+    return _cannot_write(exc, "hydra.sweep.dir", sweep_dir, where)
 
 
 def resume_hint(argv: list[str]) -> str:

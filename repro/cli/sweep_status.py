@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 import uuid
 from pathlib import Path
@@ -87,15 +88,27 @@ def sweep_summary(folder) -> tuple[int, list[dict]]:
 class SweepStatusFolder(Callback):
     """Hydra callback (``hydra.callbacks.sweep_status`` in ``conf/config.yaml``): at the start
     of a multirun, the status folder becomes ``<sweep dir>/.status-<random>`` (absolute), unless
-    that directory cannot be written (the temporary folder stays)."""
+    that directory cannot be written (the temporary folder stays). A sweep directory that may
+    not be written (a read-only results folder, another user's) ends the sweep there with one
+    line naming ``results_dir=`` and exit code 1: Hydra's sweeper, which creates the directory
+    and writes its ``multirun.yaml`` next, would fail on it with a traceback."""
 
     def on_multirun_start(self, config, **kwargs) -> None:
         if not os.environ.get(SWEEP_STATUS):
             return  # not started by ``python -m repro``: nobody reads a summary
-        folder = Path(config.hydra.sweep.dir).resolve() / f".status-{uuid.uuid4().hex[:12]}"
+        sweep_dir = Path(config.hydra.sweep.dir)
+        folder = sweep_dir.resolve() / f".status-{uuid.uuid4().hex[:12]}"
         try:
             folder.mkdir(parents=True)
-        except OSError:
+        except OSError as exc:
+            # Hydra's sweeper creates the sweep directory and writes multirun.yaml in it next:
+            # a folder that may not be written is said here, in one line
+            from repro.cli.arguments import sweep_folder_error
+
+            text = sweep_folder_error(exc, sweep_dir, config.get("results_dir", sweep_dir))
+            if text is not None:
+                print(f"error: {text}", file=sys.stderr, flush=True)
+                sys.exit(1)
             return
         os.environ[SWEEP_STATUS] = str(folder)
 

@@ -19,13 +19,21 @@ drops packets): every request of the download gets :func:`request_timeout` (5 s 
 ``$REPRO_OPENML_TIMEOUT`` or 30 s without a byte from the server), and a server that cannot be
 reached at all (no network, refused, DNS) is an error at once, without retries; openml-python
 still retries the server's own transient errors.
+
+openml-python's log says nothing a user of this package acts on at INFO ("No config file found at
+…", "pickle write NAME", each request's URL and duration), and inside ``python -m repro`` it
+reached the console through Hydra's root logger as ``[<date>][HYDRA] …`` lines: while openml runs
+(:func:`_quiet_openml`), its INFO lines are dropped and a warning of it prints on one line as the
+package's other warnings do, ``warning: MESSAGE (openml)``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -175,6 +183,69 @@ def _bounded_requests():
         api.requests, api.minio = saved
 
 
+def _from_openml(record: logging.LogRecord) -> bool:
+    """A log record of openml-python: of its loggers, or of the root logger called from its code
+    (``logging.info`` in its request functions)."""
+    name = record.name
+    if name == "openml" or name.startswith("openml."):
+        return True
+    module = sys.modules.get("openml")
+    folder = os.path.dirname(getattr(module, "__file__", None) or "") if module else ""
+    return bool(folder) and (record.pathname or "").startswith(folder + os.sep)
+
+
+class _OneLineWarning(logging.Handler):
+    """openml's warnings (and errors) as ``warning: MESSAGE (openml)`` on one line on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            from repro.cli.console import terminal_text
+
+            text = " ".join(terminal_text(record.getMessage()).split())
+            sys.stderr.write(f"warning: {text} (openml)\n")
+        except Exception:  # a closed stream: the run's own error says what matters
+            self.handleError(record)
+
+
+class _DropOpenML(logging.Filter):
+    """Keeps the root logger's own records, not openml's (``logging.info`` in its request code):
+    openml's warnings go to :class:`_OneLineWarning`, its INFO lines nowhere."""
+
+    def __init__(self, handler: logging.Handler):
+        super().__init__()
+        self.handler = handler
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not _from_openml(record):
+            return True
+        if record.levelno >= logging.WARNING:
+            self.handler.handle(record)
+        return False
+
+
+@contextlib.contextmanager
+def _quiet_openml():
+    """While active (from openml's import, which logs, to the end of a download): openml's INFO
+    and DEBUG lines are dropped, its warnings print as :class:`_OneLineWarning` writes them, and
+    none reaches the root logger (where a Hydra run adds its ``[<date>][HYDRA]`` prefix)."""
+    logger = logging.getLogger("openml")
+    root = logging.getLogger()
+    handler = _OneLineWarning(logging.WARNING)
+    drop = _DropOpenML(handler)
+    saved = logger.level, logger.propagate
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+    logger.addHandler(handler)
+    root.addFilter(drop)
+    try:
+        yield
+    finally:
+        root.removeFilter(drop)
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
+
+
 def _densify(X: pd.DataFrame) -> pd.DataFrame:
     sparse = [c for c in X.columns if isinstance(X[c].dtype, pd.SparseDtype)]
     if sparse:
@@ -191,22 +262,23 @@ def download(name: str, openml_id: int, cache_dir=None, target=None) -> Path:
     """
     parquet, meta_path = cache_paths(openml_id, cache_dir)
     try:
-        import openml
+        with _quiet_openml():  # from the import on, which logs
+            import openml
 
-        with _bounded_requests():
-            remote = openml.datasets.get_dataset(
-                int(openml_id),
-                download_data=True,
-                download_qualities=False,
-                download_features_meta_data=False,
-            )
-            target = target or remote.default_target_attribute
-            if not target or "," in str(target):
-                raise ValueError(
-                    f"OpenML data set {openml_id} has no single default target "
-                    f"({remote.default_target_attribute!r}); pass target=COLUMN"
+            with _bounded_requests():
+                remote = openml.datasets.get_dataset(
+                    int(openml_id),
+                    download_data=True,
+                    download_qualities=False,
+                    download_features_meta_data=False,
                 )
-            X, y, _, _ = remote.get_data(target=target, dataset_format="dataframe")
+                target = target or remote.default_target_attribute
+                if not target or "," in str(target):
+                    raise ValueError(
+                        f"OpenML data set {openml_id} has no single default target "
+                        f"({remote.default_target_attribute!r}); pass target=COLUMN"
+                    )
+                X, y, _, _ = remote.get_data(target=target, dataset_format="dataframe")
     except Exception as exc:  # network, server, parsing: all mean "not available here"
         raise DatasetUnavailableError(
             f"data set {name!r} (OpenML id {openml_id}) is not in the cache ({parquet}) and "
