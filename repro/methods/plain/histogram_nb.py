@@ -22,6 +22,7 @@ from repro.preprocessing.histograms import (
     HistogramDensityModel,
     MDLPartition,
     NumericCodes,
+    check_bound,
 )
 from repro.preprocessing.tables import laplace_log_table
 from repro.preprocessing.variables import OUT_OF_RANGE, PartitionModel, laplace_category_model
@@ -53,6 +54,28 @@ class _HistogramNaiveBayes(WeightedNaiveBayes):
         if self.nominal == "numeric":
             return NumericCodes(self._numeric_model())
         return laplace_category_model(n_categories, 1.0)
+
+
+def _candidate_report(variables) -> dict:
+    """``fit_report_`` entries of the bound: ``mdl_candidates`` (per variable, the
+    :func:`~repro.preprocessing.histograms.variable_models.candidate_summary` of each of its
+    histograms, one per class for MDLh; [] for a variable without one) and the numeric
+    ``mdl_bounded_variables`` (variables where the bound applied to some histogram) and
+    ``mdl_max_distinct`` (largest V over the histograms)."""
+    per_variable = []
+    for model in variables:
+        inner = getattr(model, "model", model)  # NumericCodes wraps the numeric model
+        inner = getattr(inner, "partition", inner)  # PartitionModel wraps MDLPartition
+        found = getattr(inner, "candidates_", None)
+        if isinstance(found, dict):
+            found = [found]
+        per_variable.append([c for c in (found or []) if c is not None])
+    summaries = [c for v in per_variable for c in v]
+    return {
+        "mdl_candidates": per_variable,
+        "mdl_bounded_variables": sum(any(c["bounded"] for c in v) for v in per_variable),
+        "mdl_max_distinct": max((c["n_distinct"] for c in summaries), default=0),
+    }
 
 
 class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
@@ -89,6 +112,20 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
         code, autos' class of 3 cars gets a coarse narrow histogram, a high density far outside
         it, and wins most predictions, accuracy .247); "edge", the density of the nearest edge
         bin (often one ε-wide cell: the highest density of all).
+    max_candidates : int ≥ 2, "auto" or None, default "auto"
+        Bound on the candidate cut points of each MDL histogram search. The exact search (the
+        paper's, Kontkanen & Myllymäki's) has E = 2(V − 1) candidates for V distinct values and
+        costs up to O(E²) per histogram on smooth unrounded data (10⁵ values: minutes). When E
+        exceeds the bound, only max_candidates // 2 gaps between distinct values, at the data's
+        quantiles (the first and last gap kept), are searched, under the same criterion; the
+        exact search whenever E is under it. None: always exact. "auto": exact while
+        E ≤ 65,536 (every data set of the package's experiments, whose records it keeps), else
+        a bound of 4096 (:data:`repro.preprocessing.histograms.mdl.MAX_CANDIDATES`, measured:
+        10⁵ rows × 40 unrounded variables fit in 6 s on 2 cores, the exact search over 150 s;
+        at 2048 the code length is within 0.25 % of the exact one on the catalog sets tested).
+        ``fit_report_["mdl_candidates"]`` gives, per variable, the distinct values, exact and
+        searched candidates and whether the bound applied;
+        ``fit_report_["mdl_bounded_variables"]`` counts the bounded variables.
     categorical_features : "auto" or mask/indices/names
 
     Examples
@@ -106,6 +143,7 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
         max_bins=None,
         cut_set_code=True,
         out_of_range="column",
+        max_candidates="auto",
         categorical_features="auto",
     ):
         super().__init__(
@@ -113,16 +151,23 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
         )
         self.cut_set_code = cut_set_code
         self.out_of_range = out_of_range
+        self.max_candidates = max_candidates
 
     def _check_params(self):
         super()._check_params()
         check_choice("cut_set_code", self.cut_set_code, (False, True))
         check_choice("out_of_range", self.out_of_range, OUT_OF_RANGE)
+        check_bound(self.max_candidates)
 
     def _numeric_model(self):
         return HistogramDensityModel(
-            "mdl", self.max_bins, bool(self.cut_set_code), self.out_of_range
+            "mdl", self.max_bins, bool(self.cut_set_code), self.out_of_range, self.max_candidates
         )
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.fit_report_.update(_candidate_report(self.variables_))
+        return self
 
 
 class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
@@ -150,26 +195,43 @@ class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
         Largest number of bins (None: no limit), as :class:`MDLHistogramNaiveBayes`.
     cut_set_code : bool, default True
         Add the cut-set code to the criterion, as :class:`MDLHistogramNaiveBayes`.
+    max_candidates : int ≥ 2, "auto" or None, default "auto"
+        Bound on the candidate cut points of the MDL search (None: the exact search), as
+        :class:`MDLHistogramNaiveBayes`; recorded in ``fit_report_`` as there.
     categorical_features : "auto" or mask/indices/names
         Which columns are nominal (:class:`repro.methods.core.encoding.TabularEncoder`).
     """
 
     def __init__(
-        self, *, nominal="numeric", max_bins=None, cut_set_code=True, categorical_features="auto"
+        self,
+        *,
+        nominal="numeric",
+        max_bins=None,
+        cut_set_code=True,
+        max_candidates="auto",
+        categorical_features="auto",
     ):
         super().__init__(
             nominal=nominal, max_bins=max_bins, categorical_features=categorical_features
         )
         self.cut_set_code = cut_set_code
+        self.max_candidates = max_candidates
 
     def _check_params(self):
         super()._check_params()
         check_choice("cut_set_code", self.cut_set_code, (False, True))
+        check_bound(self.max_candidates)
 
     def _numeric_model(self):
         return PartitionModel(
-            MDLPartition(self.max_bins, bool(self.cut_set_code)), partial(_laplace, alpha=1.0)
+            MDLPartition(self.max_bins, bool(self.cut_set_code), self.max_candidates),
+            partial(_laplace, alpha=1.0),
         )
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.fit_report_.update(_candidate_report(self.variables_))
+        return self
 
 
 class ShimazakiNaiveBayes(_HistogramNaiveBayes):

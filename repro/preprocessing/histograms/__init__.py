@@ -14,13 +14,19 @@ The names below are those the estimators import (``repro.methods.plain``).
 
 from repro.preprocessing.histograms.complexity import log_parametric_complexity, log_r2
 from repro.preprocessing.histograms.mdl import (
+    AUTO_EXACT_LIMIT,
+    MAX_CANDIDATES,
     MAX_WORK,
     MDLHistogram,
+    bounded_candidates,
     candidate_cuts,
+    check_bound,
     grid_cells,
     grid_size,
     mdl_histogram,
     prediscretisation_epsilon,
+    quantile_gaps,
+    resolve_bound,
     stochastic_complexity,
 )
 from repro.preprocessing.histograms.shimazaki import shimazaki_bins, shimazaki_cost
@@ -30,18 +36,24 @@ from repro.preprocessing.histograms.variable_models import (
     HistogramDensityModel,
     MDLPartition,
     NumericCodes,
+    candidate_summary,
     histogram_edges,
 )
 
 __all__ = [
+    "AUTO_EXACT_LIMIT",
     "HISTOGRAMS",
+    "MAX_CANDIDATES",
     "MAX_WORK",
     "NOMINALS",
     "HistogramDensityModel",
     "MDLHistogram",
     "MDLPartition",
     "NumericCodes",
+    "bounded_candidates",
     "candidate_cuts",
+    "candidate_summary",
+    "check_bound",
     "grid_cells",
     "grid_size",
     "histogram_edges",
@@ -49,6 +61,8 @@ __all__ = [
     "log_r2",
     "mdl_histogram",
     "prediscretisation_epsilon",
+    "quantile_gaps",
+    "resolve_bound",
     "shimazaki_bins",
     "shimazaki_cost",
     "stochastic_complexity",

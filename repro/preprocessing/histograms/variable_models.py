@@ -16,12 +16,25 @@ from repro.preprocessing.variables import Partition, VariableModel
 HISTOGRAMS = ("mdl", "shimazaki")
 
 
-def histogram_edges(x: np.ndarray, kind: str, max_bins, cut_set_code: bool = False) -> np.ndarray:
+def histogram_edges(
+    x: np.ndarray, kind: str, max_bins, cut_set_code: bool = False, max_candidates=None
+) -> np.ndarray:
     """Bin edges of the ``kind`` histogram of the values ``x`` (≥ 2 distinct values)."""
     if kind == "mdl":
-        return mdl_histogram(x, max_bins, cut_set_code).edges
+        return mdl_histogram(x, max_bins, cut_set_code, max_candidates=max_candidates).edges
     n_bins = shimazaki_bins(x, max_bins)
     return np.linspace(np.min(x), np.max(x), n_bins + 1)
+
+
+def candidate_summary(hist) -> dict:
+    """What the ``max_candidates`` bound did to one MDL histogram: distinct values V, exact
+    candidates E = 2(V − 1), candidates searched, whether the bound applied."""
+    return {
+        "n_distinct": int(hist.n_distinct),
+        "n_exact_candidates": 2 * (int(hist.n_distinct) - 1),
+        "n_candidates": int(hist.n_candidates),
+        "bounded": bool(hist.bounded),
+    }
 
 
 class HistogramDensityModel(VariableModel):
@@ -45,6 +58,10 @@ class HistogramDensityModel(VariableModel):
     otherwise wins almost every prediction; "tail" was MDLh's earlier rule). An MDL histogram's
     edge bin is often one ε-wide cell around the extreme value (ε = half the smallest gap), so
     "edge" would give values beyond the range the highest density of all.
+
+    ``max_candidates``: the MDL search's bound on candidate cuts (:func:`mdl_histogram`);
+    ``candidates_`` (kind "mdl"): per class, :func:`candidate_summary` of its histogram (None
+    for a class with fewer than two distinct values).
     """
 
     def __init__(
@@ -53,11 +70,13 @@ class HistogramDensityModel(VariableModel):
         max_bins=None,
         cut_set_code: bool = False,
         out_of_range: str = "tail",
+        max_candidates=None,
     ):
         self.kind = kind
         self.max_bins = max_bins
         self.cut_set_code = cut_set_code
         self.out_of_range = out_of_range
+        self.max_candidates = max_candidates
 
     def fit(self, x, y, n_classes):
         observed = ~np.isnan(x)
@@ -66,10 +85,17 @@ class HistogramDensityModel(VariableModel):
         width = float(np.min(np.diff(distinct))) if distinct.size > 1 else 1.0
         self.edges_, self.log_density_ = [], []
         self.log_tail_ = np.zeros(n_classes)
+        self.candidates_ = [None] * n_classes
         for j in range(n_classes):
             v = xo[yo == j]
             vals = np.unique(v)
-            if vals.size >= 2:
+            if vals.size >= 2 and self.kind == "mdl":
+                hist = mdl_histogram(
+                    v, self.max_bins, self.cut_set_code, max_candidates=self.max_candidates
+                )
+                edges = hist.edges
+                self.candidates_[j] = candidate_summary(hist)
+            elif vals.size >= 2:
                 edges = histogram_edges(v, self.kind, self.max_bins, self.cut_set_code)
             elif vals.size == 1:
                 edges = np.array([vals[0] - width / 2, vals[0] + width / 2])
@@ -117,18 +143,26 @@ class HistogramDensityModel(VariableModel):
 class MDLPartition(Partition):
     """The bins of the MDL histogram of a whole column as a discretization (MDLg of elovaara2008
     §4.1): a value goes to the bin that holds it; values beyond the histogram's ends go to the
-    edge bins. The cuts lie strictly between distinct training values."""
+    edge bins. The cuts lie strictly between distinct training values. ``max_candidates``: the
+    search's bound on candidate cuts (:func:`mdl_histogram`); ``candidates_``:
+    :func:`candidate_summary` of the histogram (None for fewer than two distinct values)."""
 
-    def __init__(self, max_bins=None, cut_set_code: bool = False):
+    def __init__(self, max_bins=None, cut_set_code: bool = False, max_candidates=None):
         self.max_bins = max_bins
         self.cut_set_code = cut_set_code
+        self.max_candidates = max_candidates
 
     def fit(self, x, y, n_classes):
         xo = x[~np.isnan(x)]
+        self.candidates_ = None
         if np.unique(xo).size < 2:
             self.cuts_ = np.empty(0)
         else:
-            self.cuts_ = mdl_histogram(xo, self.max_bins, self.cut_set_code).edges[1:-1]
+            hist = mdl_histogram(
+                xo, self.max_bins, self.cut_set_code, max_candidates=self.max_candidates
+            )
+            self.cuts_ = hist.edges[1:-1]
+            self.candidates_ = candidate_summary(hist)
         self.n_parts_ = self.cuts_.size + 1
         return self
 
