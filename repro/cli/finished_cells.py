@@ -107,6 +107,7 @@ def cell_from_config(cfg: DictConfig, method: str, experiment: str | None, known
         experiment=store_name(cfg),
         report_keys=tuple(cfg.get("report_keys") or ()),
         artefacts=get_method(hook) if hook else None,
+        store_proba=bool(cfg.get("store_proba", False)),
         **fields,
     )
 

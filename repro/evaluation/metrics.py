@@ -110,11 +110,16 @@ def expected_calibration_error(
 
 
 PREDICTIVE_METRICS = ("accuracy", "error", "auc", "ilf", "compression_rate",
-                      "balanced_error_rate", "log_sum")  # fmt: skip
+                      "balanced_error_rate", "log_sum", "brier", "ece")  # fmt: skip
+
+#: metrics of :func:`predictive_metrics` added after results were first stored: records computed
+#: before lack them (the committed ones do), and every reader takes a cell without them as it is
+ADDED_METRICS = ("brier", "ece")
 
 
 def predictive_metrics(y: np.ndarray, proba: np.ndarray, train_prior: np.ndarray) -> dict:
-    """All the probability-based criteria of one split, by name."""
+    """All the probability-based criteria of one split, by name (:data:`PREDICTIVE_METRICS`):
+    ``brier`` is :func:`brier_score`, ``ece`` :func:`expected_calibration_error` (15 bins)."""
     acc = accuracy(y, proba)
     return {
         "accuracy": acc,
@@ -124,4 +129,6 @@ def predictive_metrics(y: np.ndarray, proba: np.ndarray, train_prior: np.ndarray
         "compression_rate": compression_rate(y, proba, train_prior),
         "balanced_error_rate": balanced_error_rate(y, proba),
         "log_sum": log_sum(y, proba),
+        "brier": brier_score(y, proba),
+        "ece": expected_calibration_error(y, proba),
     }

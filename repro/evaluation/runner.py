@@ -51,6 +51,7 @@ from repro.evaluation.extras import require_cluster
 from repro.evaluation.fold_budget import check_timeout, did_not_finish_rows, run_with_budget
 from repro.evaluation.locks import cell_lock
 from repro.evaluation.metrics import predictive_metrics
+from repro.evaluation.predictions import with_stored_predictions
 from repro.evaluation.processes import Terminated, end_with_parent, terminate_as_interrupt
 from repro.evaluation.protocols import Split, get_protocol, synthetic_dataset
 from repro.evaluation.records import (
@@ -71,15 +72,21 @@ BACKENDS = ("loky", "threading", "dask")
 
 @dataclass(frozen=True)
 class FoldData:
-    """What an artefact hook sees of one fold: the fitted model and the data it was fitted on."""
+    """What an artefact hook sees of one fold: the fitted model and the data it was fitted on;
+    its test-set probabilities (n_test × J, the data set's sorted classes), the test classes
+    as indices into them and the training fold's class shares."""
 
     model: BaseEstimator
     X_train: pd.DataFrame
     y_train: np.ndarray
     split: Split
+    proba_test: np.ndarray | None = None
+    y_test: np.ndarray | None = None
+    prior: np.ndarray | None = None
 
 
-#: a study's hook: fitted fold → {artefact kind: rows (dicts; a float ``value`` column)}
+#: a study's hook: fitted fold → {artefact kind: rows (dicts, or a DataFrame; a float ``value``
+#: column)}
 ArtefactHook = Callable[[FoldData], dict[str, list[dict]]]
 
 
@@ -91,9 +98,15 @@ class FoldResult:
     artefacts: dict = field(default_factory=dict)
 
 
+#: ``fit_report_`` entries recorded for every cell whose model reports them: the variables
+#: where the MDL histograms' bound on candidate cuts applied (``max_candidates``)
+RECORDED_REPORT_KEYS = ("mdl_bounded_variables",)
+
+
 def model_metrics(model, n_features: int, keys=()) -> dict:
     """Model rows of a fitted estimator: number of selected variables, sum of the weights, the
-    criterion, the stage times of its ``fit_report_`` and the numeric report entries ``keys``."""
+    criterion, the stage times of its ``fit_report_``, :data:`RECORDED_REPORT_KEYS` and the
+    numeric report entries ``keys``."""
     weights = getattr(model, "weights_", None)
     n_selected = getattr(model, "n_selected_features_", n_features)
     out = {"n_selected": float(n_selected)}
@@ -105,7 +118,7 @@ def model_metrics(model, n_features: int, keys=()) -> dict:
     for key, value in report.items():  # stage times (tuning_time, refit_time, ...)
         if key.endswith("_time") and isinstance(value, int | float):
             out[key] = float(value)
-    for key in keys:
+    for key in (*RECORDED_REPORT_KEYS, *keys):
         if isinstance(report.get(key), int | float):
             out[key] = float(report[key])
     return out
@@ -142,8 +155,11 @@ def run_fold(
         p_test = aligned_proba(model, Xte, classes)
         predict_time = time.perf_counter() - t0
         p_train = aligned_proba(model, Xtr, classes)
-        extra = artefacts(FoldData(model, Xtr, y[split.train], split)) if artefacts else {}
-    prior = np.bincount(y_idx[split.train], minlength=classes.size) / split.train.size
+        prior = np.bincount(y_idx[split.train], minlength=classes.size) / split.train.size
+        extra = {}
+        if artefacts:
+            fold = FoldData(model, Xtr, y[split.train], split, p_test, y_idx[split.test], prior)
+            extra = artefacts(fold)
     rows = []
     for name, part, proba in (("train", split.train, p_train), ("test", split.test, p_test)):
         for metric, value in predictive_metrics(y_idx[part], proba, prior).items():
@@ -188,7 +204,7 @@ def _artefact_fold_frame(artefacts: dict, cell: Cell, split: Split) -> pd.DataFr
         "repetition": split.repetition,
         "fold": split.fold,
     }
-    parts = [artefact_frame(kind, rows, **context) for kind, rows in artefacts.items() if rows]
+    parts = [artefact_frame(kind, rows, **context) for kind, rows in artefacts.items() if len(rows)]
     if not parts:
         return pd.DataFrame({"artefact": pd.Series(dtype=str), "value": pd.Series(dtype=float)})
     return pd.concat(parts, ignore_index=True)
@@ -425,6 +441,7 @@ def evaluate(
     progress: bool = False,
     backend: str = "loky",
     timeout: float | None = None,
+    store_proba: bool = False,
 ) -> pd.DataFrame:
     """Evaluate a method on a data set under a protocol; returns the tidy records.
 
@@ -454,6 +471,10 @@ def evaluate(
     timeout : float, optional
         A budget in seconds per fold: a fold past it is stopped and recorded as did-not-finish
         (metric ``did_not_finish`` = 1, its ``fit_time`` the time it ran; no other metric).
+    store_proba : bool
+        Store each fold's test-set class probabilities (and training priors) in the cell's
+        artefact file, so that a metric is computed later without refitting
+        (:func:`repro.evaluation.predictions.prediction_metrics`); needs ``results_dir``.
     """
     check_backend(backend)
     check_fold_jobs(n_jobs)
@@ -462,7 +483,12 @@ def evaluate(
         from repro.config import declared_protocol
 
         declared = declared_protocol(None)
-    cell = make_cell(method, dataset, protocol, seed, experiment, default_protocol=declared)
+    if store_proba and results_dir is None:
+        raise ValueError("store_proba=True stores the predictions under results_dir: give one")
+    cell = make_cell(
+        method, dataset, protocol, seed, experiment, default_protocol=declared,
+        store_proba=bool(store_proba),
+    )  # fmt: skip
     return run_cell(
         cell, results_dir=results_dir, n_jobs=n_jobs, force=force, progress=progress,
         backend=backend, timeout=timeout,
@@ -499,13 +525,16 @@ def make_cell(
     experiment: str = "default",
     *,
     baseline: dict | None = None,
+    store_proba: bool = False,
     **fields,
 ) -> Cell:
     """The one builder of a :class:`Cell` (``evaluate``, ``python -m repro``, the studies).
 
     ``method`` and ``dataset`` as in :func:`evaluate` (``method`` also a resolved
     :class:`~repro.registry.MethodSpec`). ``baseline``: parameter values taken as
-    this cell's defaults, left out of its file name (a study's own settings). ``fields``: the
+    this cell's defaults, left out of its file name (a study's own settings). ``store_proba``:
+    store each fold's test-set probabilities beside the records
+    (:mod:`repro.evaluation.predictions`; not part of the cell's identity). ``fields``: the
     cell's other fields (:class:`~repro.evaluation.cells.Cell`: ``dataset_key``, ``splits``,
     ``context``, ``hash_scheme``, ``report_keys``, ``artefacts``).
     """
@@ -549,6 +578,8 @@ def make_cell(
                 f"repro.datasets.Dataset or a tuple (X, y); got a {type(dataset).__name__}"
             )
         dataset = load_dataset(dataset)
+    if store_proba:
+        fields["artefacts"] = with_stored_predictions(fields.get("artefacts"))
     return Cell(
         method_id, estimator, params, dataset, protocol, seed, experiment, defaults, **fields
     )

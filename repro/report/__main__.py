@@ -7,6 +7,9 @@
   published numbers come from ``paths.published`` (``conf/paths/default.yaml``).
 - ``sweep results=DIR param=NAME metric=M[,M2] [out=DIR]``: a sweep over one parameter drawn,
   the metric against the parameter, one line per method and data set (:mod:`repro.report.sweep`).
+- ``calibration results=DIR [out=DIR]``: reliability diagrams and the Brier score and ECE per
+  method and data set, from the test-fold probabilities stored with ``store_proba=true``
+  (:mod:`repro.report.reliability`).
 - ``all [results=DIR] [out=DIR]``: the dashboard, ``README.md`` + ``index.html`` (+ its figures
   in ``dashboard/``) of the results folder (:mod:`repro.report.dashboard.build`); ``out``
   defaults to ``results``, which defaults to ``paths.results``.
@@ -22,7 +25,8 @@ USAGE = (
     "usage: python -m repro.report compare results=DIR metric=NAME [correction=...] ...\n"
     "       python -m repro.report experiment=NAME [results=DIR] [out=DIR] [paths.KEY=VALUE ...]\n"
     "       python -m repro.report all [results=DIR] [out=DIR] [complete=false]\n"
-    "       python -m repro.report sweep results=DIR param=NAME metric=M[,M2] [out=DIR]"
+    "       python -m repro.report sweep results=DIR param=NAME metric=M[,M2] [out=DIR]\n"
+    "       python -m repro.report calibration results=DIR [out=DIR]"
 )
 
 
@@ -39,6 +43,9 @@ Reports read stored records and never refit:
                        set, e.g. after python -m repro -m method=fnb +method.max_selected=1,2,4
                        dataset=pima: sweep results=results/default param=max_selected
                        metric=auc,compression_rate
+  calibration          reliability diagrams (one per data set, a curve per method) and the
+                       Brier score and ECE per method, from the test-fold probabilities stored
+                       by python -m repro ... store_proba=true
 
 Keys: results=DIR (default: results), out=DIR (default: the results folder; compare:
 compare/<results name>), paths.published=DIR (the papers' numbers), --config-dir=DIR (your own
@@ -134,8 +141,11 @@ def sweep_main(args: list[str]) -> int:
                 f"sweep: unknown {unknown}, missing {missing}; valid: results, param, metric, "
                 f"out\n{USAGE}"
             )
+        from repro.evaluation.predictions import with_prediction_metrics
+
         metrics = [m.strip() for m in kv["metric"].split(",") if m.strip()]
-        table = sweep_table(read_records(kv["results"]), kv["param"], metrics)
+        records = with_prediction_metrics(read_records(kv["results"]))
+        table = sweep_table(records, kv["param"], metrics)
         out = Path(kv.get("out") or kv["results"])
         stem = file_stem(f"sweep_{kv['param']}_{'_'.join(metrics)}")
         import matplotlib.pyplot as plt
@@ -149,6 +159,41 @@ def sweep_main(args: list[str]) -> int:
         for row in best_values(table).itertuples(index=False):
             say(f"best {kv['param']} for {row.metric} of {row.method} on {row.dataset}: "
                 f"{row.value} ({row.mean:.4f} ± {row.se:.4f}, {row.n_folds} folds)")  # fmt: skip
+        return 0
+
+    return exit_code(write, ())
+
+
+def calibration_main(args: list[str]) -> int:
+    """``calibration results=DIR [out=DIR]``: the reliability diagrams and the calibration table
+    of the stored predictions, then the best-calibrated method of each data set."""
+    from repro.datasets.exit_codes import exit_code
+    from repro.evaluation.records import read_records
+    from repro.report.compare_command import parse_overrides
+    from repro.report.escape import say, write_csv
+    from repro.report.reliability import calibration_figures, calibration_table
+
+    def write() -> int:
+        kv = parse_overrides(args)
+        unknown = [k for k in kv if k not in ("results", "out")]
+        if unknown or not kv.get("results"):
+            raise ValueError(
+                f"calibration: unknown {unknown}{'' if kv.get('results') else ', missing results'}"
+                f"; valid: results, out\n{USAGE}"
+            )
+        records = read_records(kv["results"])
+        table = calibration_table(records)
+        out = Path(kv.get("out") or kv["results"])
+        csv = out / "calibration.csv"
+        write_csv(table, csv, index=False)
+        printed([*calibration_figures(records, out), csv])
+        ece = table[table["metric"] == "ece"].sort_values(["dataset", "mean"], kind="stable")
+        for dataset, grp in ece.groupby("dataset", sort=True):
+            best = grp.iloc[0]
+            say(
+                f"best calibrated on {dataset}: {best['method']} (ECE {best['mean']:.4f} ± "
+                f"{best['se']:.4f} over {best['n_folds']} folds; {len(grp)} method(s))"
+            )
         return 0
 
     return exit_code(write, ())
@@ -178,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         return dashboard_main(args[1:])
     if args and args[0] == "sweep":
         return sweep_main(args[1:])
+    if args and args[0] == "calibration":
+        return calibration_main(args[1:])
     if any(a.lstrip("+").startswith("experiment=") for a in args):
         return experiment_main(args)
     print(USAGE, file=sys.stderr)

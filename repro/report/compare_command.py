@@ -31,7 +31,10 @@ TESTS = ("frequentist", "bayesian", *FOLD_TESTS)
 #: of ``--help`` and of the checks of the arguments
 OPTIONS = {
     "results": ("(required)", "folder of records (any, e.g. results/boulle2007_table3)"),
-    "metric": ("(required)", "accuracy, auc, compression_rate, error, ... (test split)"),
+    "metric": (
+        "(required)",
+        "accuracy, auc, compression_rate, error, brier, ece, ... (test split)",
+    ),
     "test": (
         "frequentist",
         "frequentist (ranks, Friedman, post-hoc) | bayesian (baycomp) | paired (t-test W/L over "
@@ -184,7 +187,9 @@ def main(args: list[str]) -> int:
             bayesian["reference"] = experiment_reference(results)
         if not results.exists():
             raise ValueError(f"results directory {results} does not exist")
-        records = read_records(results)
+        from repro.evaluation.predictions import with_prediction_metrics
+
+        records = with_prediction_metrics(read_records(results))  # metrics the records predate
         split = kv.get("split", "test")
         split = None if split.lower() in ("", "none", "null", "all") else split
         methods = [m.strip() for m in kv.get("methods", "").split(",") if m.strip()] or None

@@ -4,18 +4,30 @@ The instances are binned by the probability of their most probable class
 (:func:`repro.evaluation.metrics.reliability_table`); each bin is a point at (mean confidence,
 accuracy), the diagonal is perfect calibration, and the legend gives the expected calibration
 error (:func:`repro.evaluation.metrics.expected_calibration_error`).
+
+``python -m repro.report calibration results=DIR`` draws it from the test-fold probabilities
+stored with ``store_proba=true`` (:mod:`repro.evaluation.predictions`): one diagram per data set,
+a curve per method of its test predictions pooled over the folds, and a table of the Brier score
+and ECE per method and data set, the mean over the folds ± its standard error
+(:func:`calibration_table`).
 """
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
 from repro.evaluation.metrics import (
     CALIBRATION_BINS,
+    brier_score,
     expected_calibration_error,
     reliability_table,
 )
+from repro.evaluation.predictions import fold_predictions, has_predictions, prediction_metrics
+
+#: the columns of :func:`calibration_table`
+COLUMNS = ["dataset", "method", "metric", "mean", "se", "n_folds", "pooled"]
 
 
 def reliability_diagram(curves: dict, ax=None, n_bins: int = CALIBRATION_BINS):
@@ -35,3 +47,59 @@ def reliability_diagram(curves: dict, ax=None, n_bins: int = CALIBRATION_BINS):
     ax.set_ylabel("accuracy")
     ax.legend(loc="upper left", fontsize="small")
     return ax
+
+
+def pooled_predictions(records: pd.DataFrame) -> dict:
+    """(data set, method) → ``(y, proba)`` of the stored test predictions pooled over the folds
+    (ValueError when ``records`` hold none: the cells were run without ``store_proba=true``)."""
+    if not has_predictions(records):
+        raise ValueError(
+            "no stored predictions in these records: run the cells with store_proba=true "
+            "(python -m repro ... store_proba=true) to store their test-fold probabilities"
+        )
+    pooled: dict = {}
+    for keys, y, proba, _ in fold_predictions(records):
+        pooled.setdefault((keys["dataset"], keys["method"]), []).append((y, proba))
+    return {
+        key: (np.concatenate([y for y, _ in parts]), np.concatenate([p for _, p in parts]))
+        for key, parts in sorted(pooled.items())
+    }
+
+
+def calibration_table(records: pd.DataFrame) -> pd.DataFrame:
+    """Per data set, method and metric (``brier``, ``ece``): the mean over the folds of the
+    metric computed from the stored predictions, its standard error (SD / √n over the n folds;
+    0 for one fold), n, and ``pooled``: the metric of the predictions of all folds together."""
+    per_fold = prediction_metrics(records, metrics=("brier", "ece"))
+    pooled = pooled_predictions(records)
+    rows = []
+    for (dataset, method, metric), grp in per_fold.groupby(
+        ["dataset", "method", "metric"], sort=True
+    ):
+        values = grp["value"].to_numpy(float)
+        se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
+        y, proba = pooled[(dataset, method)]
+        whole = brier_score(y, proba) if metric == "brier" else expected_calibration_error(y, proba)
+        rows.append([dataset, method, metric, float(values.mean()), se, values.size, whole])
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def calibration_figures(records: pd.DataFrame, out) -> list:
+    """One reliability diagram per data set (``calibration_<data set>.png`` in ``out``), a curve
+    per method; the paths written."""
+    from pathlib import Path
+
+    from repro.report.escape import file_stem
+    from repro.report.figure_files import save_figure
+
+    by_dataset: dict = {}
+    for (dataset, method), pair in pooled_predictions(records).items():
+        by_dataset.setdefault(dataset, {})[method] = pair
+    paths = []
+    for dataset, curves in by_dataset.items():
+        ax = reliability_diagram(curves)
+        ax.set_title(f"{dataset}: test folds pooled", fontsize="medium")
+        fig = ax.figure
+        paths.append(save_figure(fig, Path(out) / f"calibration_{file_stem(dataset)}.png", dpi=100))
+        plt.close(fig)
+    return paths

@@ -23,6 +23,8 @@ LOWER_IS_BETTER = {
     "error",
     "ilf",
     "balanced_error_rate",
+    "brier",
+    "ece",
     "fit_time",
     "predict_time",
     "n_selected",
@@ -38,6 +40,8 @@ METRIC_TITLES = {
     "balanced_error_rate": "BER",
     "ilf": "ILF",
     "log_sum": "Log-sum",
+    "brier": "Brier",
+    "ece": "ECE",
     "fit_time": "Train time (s)",
     "n_selected": "#Var",
 }

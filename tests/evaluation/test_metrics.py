@@ -80,14 +80,20 @@ def test_auc_with_one_class_present_is_nan():
 
 
 def test_predictive_metrics_names_each_criterion_by_its_value():
-    """The seven criteria of a split under their record names, each the value of its own
-    function (the oracle values above)."""
+    """The nine criteria of a split under their record names, each the value of its own
+    function (the oracle values above; Brier and ECE by hand below)."""
     m = metrics.predictive_metrics(Y, P, PRIOR)
     assert list(m) == list(metrics.PREDICTIVE_METRICS)
     assert m["auc"] == pytest.approx(0.915476190, abs=1e-9)
     assert m["ilf"] == pytest.approx(0.754414413, abs=1e-9)
     assert m["compression_rate"] == pytest.approx(0.307177491, abs=1e-9)
     assert m["log_sum"] == pytest.approx(-7.544144, abs=1e-6)
+    # Brier, row by row: .14 .56 .38 .78 .14 .54 .24 .42 .74 .375 → 4.315 / 10
+    assert m["brier"] == pytest.approx(0.4315, abs=1e-12)
+    # ECE: the confidences .7 (2 rows, both right), .4 (3, two right), .5 (4, three right) and
+    # .6 (1, right) fall in four bins of 1/15: (2·.3 + 3·(2/3 − .4) + 4·.25 + 1·.4) / 10 = .28
+    assert m["ece"] == pytest.approx(0.28, abs=1e-12)
+    assert set(metrics.ADDED_METRICS) <= set(m)
 
 
 def test_brier_score_by_hand():
