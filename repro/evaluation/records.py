@@ -34,6 +34,7 @@ from repro.config import jsonable
 from repro.evaluation.guarded import refuse_links
 from repro.evaluation.metrics import PROBA_FLOOR
 from repro.evaluation.packs import PARTS_SUFFIX, PackError, loose_files, pack_of, packed_entries
+from repro.evaluation.working_tree import library_versions, tree_state
 from repro.runtime.temporary_files import temporary_beside
 
 #: the record schema, declared once: a record's key (one value per key), its value, and the
@@ -184,6 +185,8 @@ def record_frame(
         "config_hash": chash,
         "version": package_version(),
         "git_revision": git_revision(),
+        "git_dirty": tree_state(),
+        "libraries": library_versions(),
         "proba_floor": PROBA_FLOOR,
         "dataset_key": dataset_key,
     }
