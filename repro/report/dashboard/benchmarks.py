@@ -66,7 +66,8 @@ BENCHMARKS = {
     "bench_histograms": Headline(
         "nb_mdlh / nb_gaussian 10-fold CV wall time on letter",
         "nb_gaussian",
-        r"^nb_mdlh(?:\s+\S+){3}\s+([0-9.]+)",
+        # part 2's line (wall, cpu, accuracy, ratio, RSS), not part 3's (bound, n, wall, ...)
+        r"^nb_mdlh\s+\S+\s+\S+\s+0\.\d+\s+([0-9.]+)\s+\S+\s*$",
     ),
     "bench_hue2024": Headline(
         "wnb_opt / snb_cma weight time, waveform 5000 + 10k F(2D)",

@@ -55,7 +55,10 @@ values), then one figure per paper of the published against the reproduced numbe
 (``dashboard/<paper>_published_vs_reproduced.png``), then per paper its experiments, the values
 to read with care (:func:`.points.value_flags`: an accuracy at or below the data set's majority
 rate, stand-in and substitute data sets), its figures and its claims; the other experiments, the
-Bayesian comparisons, the benchmarks, and last the layout of the folder.
+Bayesian comparisons, the benchmarks, and last the layout of the folder. Below the first screen
+(the headlines and the papers' figures), each long part is a collapsed ``<details>`` whose
+summary says what it holds and how many, and a data set where every method collapses is one
+line of the values to read with care (:func:`.papers.flag_lines`; the counts stay the values').
 
 This module assembles the rows and writes the pages. Its parts: :mod:`.inputs` (the
 configs, records, run dates, published values and the consistency check), :mod:`.points`,

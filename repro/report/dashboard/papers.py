@@ -13,7 +13,9 @@
 - other readings of an item (``readings``): a variant whose config gives ``report.reading`` (why
   it is at least as faithful a reading of the paper, e.g. boulle2007 Table 3 with Khiops' output
   shrink) has its published numbers counted beside the item's, never added to them;
-- the values flagged (:func:`~repro.report.dashboard.points.value_flags`), each once;
+- the values flagged (:func:`~repro.report.dashboard.points.value_flags`), each once, and the
+  lines that show them (:func:`flag_lines`: one line for a data set where every method
+  collapses; the counts stay those of the values);
 - one figure of the published against the reproduced numbers (:func:`draw_paper_figure`).
 """
 
@@ -92,6 +94,7 @@ def paper_summaries(dashboard: dict) -> list[dict]:
                 "rests_on": rests_on(primary),
                 "readings": readings(own),
                 "flags": flags,
+                "flag_lines": flag_lines(own, flags),
                 "figure": f"{FIGURES}/{paper}_published_vs_reproduced.png" if points else None,
             }
         )
@@ -159,6 +162,68 @@ def paper_flags(rows: list[dict]) -> list[dict]:
         seen.values(),
         key=lambda f: (order.get(f["kind"], 3), f["dataset"], f["method"] or ""),
     )
+
+
+def every_method_collapses(rows: list[dict]) -> set[str]:
+    """The data sets on which, in each of ``rows`` that flags a collapse there, every method with
+    a test accuracy on it collapses (its collapse flags as many as the flags' ``methods``; a flag
+    without ``methods`` decides nothing)."""
+    verdict: dict[str, bool] = {}
+    for row in rows:
+        flagged: dict[str, list[dict]] = {}
+        for flag in row.get("flags") or []:
+            if flag["kind"] == "collapse":
+                flagged.setdefault(flag["dataset"], []).append(flag)
+        for dataset, flags in flagged.items():
+            every = all(f.get("methods") == len(flags) for f in flags)
+            verdict[dataset] = verdict.get(dataset, True) and every
+    return {d for d, every in verdict.items() if every}
+
+
+def flag_lines(rows: list[dict], flags: list[dict]) -> list[dict]:
+    """The lines of a paper's values to read with care: its ``flags`` (:func:`paper_flags` of
+    its ``rows``) one a line, each with ``shown`` (its value as the page prints it), except that
+    the collapses on a data set where every method collapses (:func:`every_method_collapses`,
+    two methods or more) are one line: method "every method (N)", the range of their values,
+    the experiments of them all. Which values are flagged, and their counts, stay those of
+    ``flags``."""
+    every = every_method_collapses(rows)
+    grouped: dict[str, list[dict]] = {}
+    for f in flags:
+        if f["kind"] == "collapse" and f["dataset"] in every:
+            grouped.setdefault(f["dataset"], []).append(f)
+    grouped = {d: g for d, g in grouped.items() if len({f["method"] for f in g}) > 1}
+    order = [r["experiment"] for r in rows]
+    lines, done = [], set()
+    for f in flags:
+        if f["kind"] != "collapse" or f["dataset"] not in grouped:
+            value = f["value"]
+            lines.append({**f, "shown": f"{value:.3f}" if value is not None else f["kind"]})
+            continue
+        if f["dataset"] in done:
+            continue
+        done.add(f["dataset"])
+        group = grouped[f["dataset"]]
+        n = len({g["method"] for g in group})
+        low, high = min(g["value"] for g in group), max(g["value"] for g in group)
+        shown = f"{low:.3f}" if f"{low:.3f}" == f"{high:.3f}" else f"{low:.3f}–{high:.3f}"
+        experiments = {e for g in group for e in g["experiments"]}
+        lines.append(
+            {
+                "kind": "collapse",
+                "dataset": f["dataset"],
+                "method": f"every method ({n})",
+                "value": None,
+                "majority": f["majority"],
+                "note": f"accuracy {shown} ≤ the majority rate {f['majority']:.3f} for every "
+                f"method ({n}): no better than always predicting the most frequent class "
+                "(a collapse)",
+                "experiments": [e for e in order if e in experiments],
+                "shown": shown,
+                "flags": len(group),
+            }
+        )
+    return lines
 
 
 #: panel titles of the kinds of published numbers

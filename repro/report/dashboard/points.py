@@ -121,8 +121,11 @@ def value_flags(
     """The values to read with care of one row's records (module docstring), each a record:
     ``kind`` ("collapse", "stand-in", "substitute"), ``dataset``, ``method`` (None for a data
     set's flag), ``value`` (the mean test accuracy of a collapse), ``majority`` (the data set's
-    majority rate) and ``note``. ``majority``: data set → majority rate (a fraction; a
-    constructed set ``name+…`` has its base set's rate)."""
+    majority rate), ``note``, and for a collapse ``methods``: how many methods (configurations)
+    have a test accuracy on its data set in these records, flagged or not (the page shows one
+    line for a data set where every one collapses, :func:`~.papers.flag_lines`). ``majority``:
+    data set → majority rate (a fraction; a constructed set ``name+…`` has its base set's
+    rate)."""
     flags = [
         {
             "kind": "stand-in",
@@ -157,6 +160,7 @@ def value_flags(
     test = test.assign(params=test["params"].fillna(""))
     labels = params_labels(test)
     means = test.groupby(["dataset", "method", "params"], sort=True)["value"].mean()
+    methods = means.groupby(level="dataset").size()
     for (dataset, method, params), value in means.items():
         rate = majority.get(str(dataset), majority.get(str(dataset).split("+")[0]))
         if rate is None or not value <= rate + MAJORITY_ROUNDING:
@@ -170,6 +174,7 @@ def value_flags(
                 "majority": round(float(rate), 4),
                 "note": f"accuracy {value:.3f} ≤ the majority rate {rate:.3f}: no better than "
                 "always predicting the most frequent class (a collapse)",
+                "methods": int(methods[dataset]),
             }
         )
     return flags
