@@ -26,6 +26,7 @@ from repro.preprocessing.binning import (
     equal_width_edges,
     interval_codes,
 )
+from repro.preprocessing.describe import readable_repr
 from repro.preprocessing.tables import contingency, laplace_log_table
 
 LOG_2PI = np.log(2.0 * np.pi)
@@ -42,6 +43,9 @@ class VariableModel:
     def log_likelihood(self, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
+    def __repr__(self) -> str:
+        return readable_repr(self)
+
 
 # ---------------------------------------------------------------------------------------------
 # Discrete models: a partition of the values, a contingency table and a probability estimator
@@ -56,6 +60,9 @@ class Partition:
 
     def transform(self, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return readable_repr(self)
 
 
 class CategoryPartition(Partition):

@@ -108,3 +108,34 @@ def test_the_summary_reads_the_partitions():
     assert table.loc["noise", "n_parts"] == 1 and not table.loc["noise", "selected"]
     assert table.loc["noise", "weight"] == 0 and table.loc["noise", "importance"] == 0
     assert 0 < table.loc["size", "level"] <= 1 and table.loc["size", "selected"]
+
+
+def test_a_fitted_variable_model_prints_its_parts_not_an_address():
+    """``variables_[k]`` and its partition print the intervals or groups (in the units the
+    model was fitted in), a long list cut with its count; unfitted, the class name alone."""
+    from repro.preprocessing.describe import REPR_CHARS
+    from repro.preprocessing.modl.estimators import MODLIntervalPartition
+    from repro.preprocessing.variables import EqualFrequencyPartition
+
+    x = np.arange(1.0, 21.0)
+    X = pd.DataFrame({"size": x, "colour": pd.Categorical(np.where(x <= 10, "red", "blue"))})
+    y = (x > 10).astype(int)
+    model = make_method("nb").fit(X, y)
+    size, colour = model.variables_
+    assert repr(size) == "PartitionModel(MODL intervals: ]-inf, 10.5]; ]10.5, +inf[)"
+    assert (
+        repr(size.partition) == "MODLIntervalPartition(MODL intervals: ]-inf, 10.5]; ]10.5, +inf[)"
+    )
+    assert repr(colour) in (
+        "PartitionModel(MODL groups: {blue}; {red})",
+        "PartitionModel(MODL groups: {red}; {blue})",
+    )
+    assert repr(MODLIntervalPartition()) == "MODLIntervalPartition()"
+    ef = make_method("nb_ef").fit(pd.DataFrame({"v": np.arange(400.0)}), np.arange(400) % 2)
+    assert repr(ef.variables_[0]).startswith(
+        "PartitionModel(equal-frequency intervals: ]-inf, 39.5]; ]39.5, 79.5]; "
+    )
+    wide = EqualFrequencyPartition(40).fit(np.arange(400.0), None, 2)  # 40 parts: cut
+    text = repr(wide)
+    assert text.startswith("EqualFrequencyPartition(equal-frequency intervals: ]-inf, 9.5]; ")
+    assert text.endswith("… (40 parts))") and len(text) < REPR_CHARS + 80

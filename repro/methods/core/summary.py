@@ -28,8 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-#: significant digits of the interval bounds shown by :func:`describe_partition`
-DIGITS = 6
+from repro.preprocessing.describe import describe_partition
 
 
 def expected_terms(model, Z) -> np.ndarray:
@@ -66,36 +65,6 @@ def shapley_values(model, Z, background: np.ndarray) -> np.ndarray:
     for k in model.active_variables():
         phi[:, k] = model.variable_term(k, Z[:, k]) - background[k]
     return explained(phi)
-
-
-def _bound(value: float) -> str:
-    return f"{value:.{DIGITS}g}"
-
-
-def describe_partition(variable, unit: float = 1.0) -> tuple[str, str, int]:
-    """(kind of model, its parts as text, number of parts) of a fitted variable model: the
-    intervals of a discretization (in the input's units), the groups of values of a grouping,
-    else the model's name."""
-    partition = getattr(variable, "partition", None)
-    modl = getattr(partition, "modl_", None)
-    if modl is not None and hasattr(modl, "bounds_"):
-        bounds = [_bound(b * unit) for b in np.asarray(modl.bounds_, float)]
-        edges = ["-inf", *bounds, "+inf"]
-        parts = [f"]{a}, {b}]" for a, b in zip(edges[:-2], edges[1:-1])]
-        parts.append(f"]{edges[-2]}, +inf[")
-        return "MODL intervals", "; ".join(parts), len(parts)
-    if modl is not None and hasattr(modl, "groups_"):
-        groups = ["{" + ", ".join(map(str, g)) + "}" for g in modl.groups_]
-        return "MODL groups", "; ".join(groups), len(groups)
-    if partition is not None and hasattr(partition, "cuts_"):
-        edges = ["-inf", *(_bound(c * unit) for c in np.asarray(partition.cuts_, float)), "+inf"]
-        parts = [f"]{a}, {b}]" for a, b in zip(edges[:-2], edges[1:-1])]
-        parts.append(f"]{edges[-2]}, +inf[")
-        return "equal-frequency intervals", "; ".join(parts), len(parts)
-    if partition is not None:
-        n_parts = int(getattr(partition, "n_parts_", 0))
-        return type(partition).__name__, f"{n_parts} parts", n_parts
-    return type(variable).__name__, "", 0
 
 
 def model_summary(model, Z=None, names=None) -> pd.DataFrame:
