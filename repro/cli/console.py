@@ -80,11 +80,17 @@ OUT_OF_MEMORY_ADVICE = (
 )
 
 
+#: a library's words for a thread it could not start (pyarrow's pool: "Failed to launch worker
+#: thread: Resource temporarily unavailable", at 0.8 GB): under an address-space limit, memory
+NO_THREAD = re.compile(r"(?i)(launch|start|create)\w* (worker )?thread|can't start new thread")
+
+
 def out_of_memory_cause(exc: BaseException) -> str | None:
     """Why ``exc`` (or an exception it was raised from) is the process running out of memory:
     the message of a ``MemoryError`` (often "") or of an ``OSError`` ENOMEM; for a shared library
     that did not load under an address-space limit (numba's ``libllvmlite.so`` at 1.7 GB,
-    whatever the message says about permissions), which library; None when it is not memory."""
+    whatever the message says about permissions), which library; a thread that could not be
+    started under such a limit (:data:`NO_THREAD`); None when it is not memory."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -95,6 +101,8 @@ def out_of_memory_cause(exc: BaseException) -> str | None:
         library = SHARED_OBJECT.search(str(exc)) if isinstance(exc, OSError) else None
         if library and address_space_limit() is not None:
             return f"{library.group(1)} did not load"
+        if address_space_limit() is not None and NO_THREAD.search(str(exc)):
+            return "a thread could not be started"  # its stack is address space too
         exc = exc.__cause__ or exc.__context__
     return None
 
