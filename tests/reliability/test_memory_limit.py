@@ -156,6 +156,37 @@ def test_an_interrupted_child_exits_as_the_command_would(tmp_path):
     assert "error: the run was ended by" not in err
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="prctl(PR_SET_PDEATHSIG) is Linux's")
+def test_the_child_ends_when_the_supervisor_is_killed(tmp_path):
+    """SIGKILL to the supervising process (a batch system's time limit): its child, which would
+    otherwise fit on for nobody, gets SIGTERM and ends within seconds."""
+    marker = tmp_path / "child.pid"
+    args, env = own_method(tmp_path, f"open({str(marker)!r}, 'w').write(str(os.getpid())); "
+                                     "import time; time.sleep(120)")  # fmt: skip
+
+    def set_limit():
+        resource.setrlimit(resource.RLIMIT_AS, (GENEROUS, resource.RLIM_INFINITY))
+
+    proc = subprocess.Popen([sys.executable, "-m", "repro", *args], cwd=tmp_path, env=env,
+                            stderr=subprocess.DEVNULL, preexec_fn=set_limit)  # fmt: skip
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (marker.exists() and marker.read_text()):
+        time.sleep(0.1)
+    child = int(marker.read_text())
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{child}"):
+        status = open(f"/proc/{child}/status").read() if os.path.exists(f"/proc/{child}") else ""
+        if "State:\tZ" in status:
+            break
+        time.sleep(0.1)
+    status = open(f"/proc/{child}/status").read() if os.path.exists(f"/proc/{child}") else ""
+    assert not status or "State:\tZ" in status, status[:200]
+
+
 @pytest.mark.parametrize(
     "exc, limited, expected",
     [
