@@ -214,7 +214,7 @@ def test_benchmark_headline_ratios(tmp_path):
     assert ratios["bench_fit_memory"] == 1.94  # snb_cma at 100k F(2D); fnb_khiops 1.68
     assert ratios["bench_busy"] == 1.02  # beside 2 CPU-bound processes; not the policy-off run
     assert ratios["bench_rerun"] == 9.3  # seconds, boulle2007_table3 re-run, 175 cells finished
-    assert ratios["bench_report_all"] == 0.41  # report all, packed / loose results, wall (the last run)
+    assert ratios["bench_report_all"] == 0.41  # report all, packed / loose, wall (the last run)
     text = (RESULTS / "benchmarks" / "bench_snb_scale.txt").read_text()
     per_core = re.findall(r"(\S+) per core \(goal", text)  # one line per K, the largest last
     assert ratios["bench_snb_scale"] == float(per_core[-1])
