@@ -21,9 +21,24 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
+
+
+def interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C before the first job began (importing, checking the command line, Hydra composing
+    the configuration, a sweep reading its finished cells): one line and exit code 130, not the
+    traceback of whichever import it fell in, nor the configuration error Hydra makes of it;
+    nothing was computed. :func:`hydra_main` restores Python's handler."""
+    sys.stderr.write("interrupted while starting: nothing was computed\n")
+    sys.stderr.flush()
+    os._exit(130)
+
+
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where SIGINT is ignored
+    signal.signal(signal.SIGINT, interrupted_while_starting)
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -313,6 +328,8 @@ def check_extras(args: list[str]) -> None:
 
 @hydra.main(version_base="1.3", config_path="conf", config_name="config")
 def hydra_main(cfg: DictConfig):
+    if signal.getsignal(signal.SIGINT) is interrupted_while_starting:  # the first job begins:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C keeps its folds
     multirun = HydraConfig.get().mode == RunMode.MULTIRUN
     try:
         task = cfg.get("task")

@@ -263,3 +263,19 @@ def test_an_openml_warning_is_one_line_and_its_info_lines_are_dropped(capsys):
     assert capsys.readouterr().err == "warning: Failed to download parquet (openml)\n"
     lines = out.getvalue().splitlines()
     assert [line.split("[HYDRA] ")[1] for line in lines] == ["kept", "after"]
+
+
+def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path):
+    """SIGINT while the command line is still importing (before: a KeyboardInterrupt traceback
+    from inside scipy's or Hydra's imports, exit -2, at 0.3-0.9 s after the start): one line and
+    exit 130. The signal is sent by the process to itself once the module is imported, so the
+    test does not depend on timing."""
+    code = (
+        "import os, signal, time\nimport repro.__main__\n"
+        "os.kill(os.getpid(), signal.SIGINT)\ntime.sleep(30)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 130
+    assert done.stderr == "interrupted while starting: nothing was computed\n"
