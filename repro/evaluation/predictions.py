@@ -93,10 +93,10 @@ def fold_predictions(artefacts: pd.DataFrame):
     for key, grp in proba_rows.groupby(keys, sort=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         prior = priors.get(key)
-        n_classes = int(prior["class"].max()) + 1 if prior is not None else len(columns)
-        proba = grp[columns[:n_classes]].to_numpy(np.float64)
         if prior is None:
             raise ValueError(f"stored predictions of {dict(zip(keys, key))} have no priors")
+        n_classes = int(prior["class"].max()) + 1  # a data set with fewer classes: fewer columns
+        proba = grp[columns[:n_classes]].to_numpy(np.float64)
         shares = prior.sort_values("class")["value"].to_numpy(np.float64)
         yield dict(zip(keys, key)), grp["y"].to_numpy(np.int64), proba, shares
 

@@ -24,6 +24,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 
 #: set in the child, so that it runs the command itself
 CHILD = "REPRO_SUPERVISED_CHILD"
@@ -42,6 +43,9 @@ NATIVE_ABORT = (
     b"  what():",
     b"libgcc_s.so",
 )
+#: seconds the relay goes on reading after the child ended (what it wrote last, not a grandchild
+#: that holds the pipe)
+RELAY_GRACE = 5.0
 #: after this line CPython dumps every thread's stack before it aborts: all of it is held back
 FATAL = b"Fatal Python error"
 
@@ -157,13 +161,20 @@ def supervise(module: str, argv: list[str]) -> int | None:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: child.send_signal(signum))
     relay = StderrRelay(sys.stderr.buffer)
-    try:
+
+    def relay_all() -> None:
         while data := os.read(child.stderr.fileno(), 65536):
             relay.feed(data)
         relay.close()
+
+    # read in a thread: a process the child started may hold its stderr open after it ends
+    reader = threading.Thread(target=relay_all, name="repro-stderr-relay", daemon=True)
+    reader.start()
+    try:
         code = child.wait()
     finally:
         signal.signal(signal.SIGINT, previous)
+    reader.join(timeout=RELAY_GRACE)
     if code < 0 and -code in (signal.SIGINT, signal.SIGTERM):
         return 128 - code  # interrupted, as the command would have said itself (130, 143)
     if code >= 0:
