@@ -47,6 +47,20 @@ def read_stored(path, columns=None):
     return frame if columns is None else frame[list(columns)]
 
 
+def can_mount_read_only() -> bool:
+    """A read-only mount in a user namespace works here (``unshare -rm``; root ignores a
+    folder's permissions, so chmod 0o555 cannot make a folder read-only for the tests)."""
+    import shutil
+    import tempfile
+
+    if shutil.which("unshare") is None:
+        return False
+    with tempfile.TemporaryDirectory() as d:
+        script = f"mount --bind {d} {d} && mount -o remount,bind,ro {d} {d}"
+        done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True)
+    return done.returncode == 0
+
+
 def markdown_cells(line: str) -> list[str]:
     """The cells of a Markdown table row, split on the bars that are not escaped."""
     out, cell, escaped = [], "", False

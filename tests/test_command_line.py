@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT, run_module
+from conftest import ROOT, can_mount_read_only, run_module
 
 
 def repro(cwd, *args, timeout=300):
@@ -117,22 +117,7 @@ def test_the_report_command_explains_itself(tmp_path):
     assert "unknown argument(s) ['metic']. Did you mean 'metric'?" in typo.stderr
 
 
-def _can_mount_read_only() -> bool:
-    """A read-only mount in a user namespace works here (``unshare -rm``; root ignores a
-    folder's permissions, so chmod 0o555 cannot make one): the helper of
-    tests/reliability/test_battery_outputs.py."""
-    import shutil
-    import tempfile
-
-    if shutil.which("unshare") is None:
-        return False
-    with tempfile.TemporaryDirectory() as d:
-        script = f"mount --bind {d} {d} && mount -o remount,bind,ro {d} {d}"
-        done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True)
-    return done.returncode == 0
-
-
-@pytest.mark.skipif(not _can_mount_read_only(), reason="no user namespace to mount read-only")
+@pytest.mark.skipif(not can_mount_read_only(), reason="no user namespace to mount read-only")
 @pytest.mark.parametrize("multirun", [False, True], ids=["single", "sweep"])
 def test_a_read_only_results_folder_is_one_line_naming_results_dir(tmp_path, multirun):
     """A real read-only mount as results_dir: one line naming the folder and results_dir=, exit
@@ -158,7 +143,7 @@ def test_a_read_only_results_folder_is_one_line_naming_results_dir(tmp_path, mul
     assert list(results.iterdir()) == []
 
 
-@pytest.mark.skipif(not _can_mount_read_only(), reason="no user namespace to mount read-only")
+@pytest.mark.skipif(not can_mount_read_only(), reason="no user namespace to mount read-only")
 def test_a_sweep_of_finished_cells_in_a_read_only_folder_says_where_its_files_go(tmp_path):
     """The cells finished before the folder became read-only: the sweep still needs a folder of
     its own (Hydra writes multirun.yaml there): the line says so, and with hydra.sweep.dir= the

@@ -308,12 +308,13 @@ def _check_experiment_file(path) -> None:
     if not isinstance(node, dict):
         return
     where = f"experiment file {path}"
-    for key, group, names in _file_choices(node, _package(path) == "_global_"):
+    global_package = _package(path) == "_global_"
+    for key, group, names in _file_choices(node, global_package):
         try:
             _check_names(group, names)
         except UsageError as exc:
             raise UsageError(f"{where}, {key}: {exc}".replace("\n", " ")) from None
-    if _package(path) != "_global_":
+    if not global_package:
         return
     for group in _FILE_GROUPS:
         value = node.get(group)

@@ -56,12 +56,6 @@ class StoredPredictions:
         out[PRIOR_KIND] = pd.DataFrame({"class": np.arange(prior.size), "value": prior})
         return out
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, StoredPredictions) and other.inner == self.inner
-
-    def __hash__(self) -> int:
-        return hash((StoredPredictions, self.inner))
-
 
 def with_stored_predictions(hook=None) -> StoredPredictions:
     """``hook`` (a study's artefact hook or None) with the fold's predictions added; a hook that
@@ -101,17 +95,15 @@ def fold_predictions(artefacts: pd.DataFrame):
         yield dict(zip(keys, key)), grp["y"].to_numpy(np.int64), proba, shares
 
 
-def prediction_metrics(artefacts: pd.DataFrame, metrics=None) -> pd.DataFrame:
-    """Test-split records (``FOLD_KEYS``, ``split`` = "test", ``metric``, ``value``) of the
-    metrics of :func:`~repro.evaluation.metrics.predictive_metrics` (all, or those named in
-    ``metrics``) computed from the stored predictions of an artefact frame; empty when it holds
-    none."""
+def prediction_metrics(artefacts: pd.DataFrame) -> pd.DataFrame:
+    """Test-split records (``FOLD_KEYS``, ``split`` = "test", ``metric``, ``value``) of every
+    metric of :func:`~repro.evaluation.metrics.predictive_metrics` computed from the stored
+    predictions of an artefact frame; empty when it holds none."""
     rows = []
     if has_predictions(artefacts):
         for keys, y, proba, prior in fold_predictions(artefacts):
             for metric, value in predictive_metrics(y, proba, prior).items():
-                if metrics is None or metric in metrics:
-                    rows.append({**keys, "split": "test", "metric": metric, "value": value})
+                rows.append({**keys, "split": "test", "metric": metric, "value": value})
     columns = [*FOLD_KEYS, "split", "metric", "value"]
     frame = pd.DataFrame(rows, columns=columns)
     frame["value"] = frame["value"].astype(float)

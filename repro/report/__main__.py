@@ -171,7 +171,7 @@ def calibration_main(args: list[str]) -> int:
     from repro.evaluation.records import read_records
     from repro.report.compare_command import parse_overrides
     from repro.report.escape import say, write_csv
-    from repro.report.reliability import calibration_figures, calibration_table
+    from repro.report.reliability import calibration_figures, calibration_table, cell_predictions
 
     def write() -> int:
         kv = parse_overrides(args)
@@ -181,12 +181,12 @@ def calibration_main(args: list[str]) -> int:
                 f"calibration: unknown {unknown}{'' if kv.get('results') else ', missing results'}"
                 f"; valid: results, out\n{USAGE}"
             )
-        records = read_records(kv["results"])
-        table = calibration_table(records)
+        predictions = cell_predictions(read_records(kv["results"]))
+        table = calibration_table(predictions)
         out = Path(kv.get("out") or kv["results"])
         csv = out / "calibration.csv"
         write_csv(table, csv, index=False)
-        printed([*calibration_figures(records, out), csv])
+        printed([*calibration_figures(predictions, out), csv])
         ece = table[table["metric"] == "ece"].sort_values(["dataset", "mean"], kind="stable")
         for dataset, grp in ece.groupby("dataset", sort=True):
             best = grp.iloc[0]

@@ -24,7 +24,7 @@ from repro.evaluation.metrics import (
     expected_calibration_error,
     reliability_table,
 )
-from repro.evaluation.predictions import fold_predictions, has_predictions, prediction_metrics
+from repro.evaluation.predictions import fold_predictions, has_predictions
 
 #: the columns of :func:`calibration_table`
 COLUMNS = ["dataset", "method", "metric", "mean", "se", "n_folds", "pooled"]
@@ -49,52 +49,54 @@ def reliability_diagram(curves: dict, ax=None, n_bins: int = CALIBRATION_BINS):
     return ax
 
 
-def pooled_predictions(records: pd.DataFrame) -> dict:
-    """(data set, method) → ``(y, proba)`` of the stored test predictions pooled over the folds
+def cell_predictions(records: pd.DataFrame) -> dict:
+    """(data set, method) → the stored test predictions of its folds, a list of ``(y, proba)``
     (ValueError when ``records`` hold none: the cells were run without ``store_proba=true``)."""
     if not has_predictions(records):
         raise ValueError(
             "no stored predictions in these records: run the cells with store_proba=true "
             "(python -m repro ... store_proba=true) to store their test-fold probabilities"
         )
-    pooled: dict = {}
+    folds: dict = {}
     for keys, y, proba, _ in fold_predictions(records):
-        pooled.setdefault((keys["dataset"], keys["method"]), []).append((y, proba))
-    return {
-        key: (np.concatenate([y for y, _ in parts]), np.concatenate([p for _, p in parts]))
-        for key, parts in sorted(pooled.items())
-    }
+        folds.setdefault((keys["dataset"], keys["method"]), []).append((y, proba))
+    return dict(sorted(folds.items()))
 
 
-def calibration_table(records: pd.DataFrame) -> pd.DataFrame:
-    """Per data set, method and metric (``brier``, ``ece``): the mean over the folds of the
-    metric computed from the stored predictions, its standard error (SD / √n over the n folds;
-    0 for one fold), n, and ``pooled``: the metric of the predictions of all folds together."""
-    per_fold = prediction_metrics(records, metrics=("brier", "ece"))
-    pooled = pooled_predictions(records)
+def pooled(folds: list) -> tuple[np.ndarray, np.ndarray]:
+    """``(y, proba)`` of a cell's folds (:func:`cell_predictions`) taken together."""
+    return np.concatenate([y for y, _ in folds]), np.concatenate([p for _, p in folds])
+
+
+#: the calibration metrics of :func:`calibration_table`
+CALIBRATION_METRICS = {"brier": brier_score, "ece": expected_calibration_error}
+
+
+def calibration_table(predictions: dict) -> pd.DataFrame:
+    """Per data set, method and metric (``brier``, ``ece``) of :func:`cell_predictions`: the mean
+    over the folds, its standard error (SD / √n over the n folds; 0 for one fold), n, and
+    ``pooled``: the metric of the predictions of all folds together."""
     rows = []
-    for (dataset, method, metric), grp in per_fold.groupby(
-        ["dataset", "method", "metric"], sort=True
-    ):
-        values = grp["value"].to_numpy(float)
-        se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
-        y, proba = pooled[(dataset, method)]
-        whole = brier_score(y, proba) if metric == "brier" else expected_calibration_error(y, proba)
-        rows.append([dataset, method, metric, float(values.mean()), se, values.size, whole])
+    for (dataset, method), folds in predictions.items():
+        for metric, score in CALIBRATION_METRICS.items():
+            values = np.array([score(y, proba) for y, proba in folds])
+            se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
+            whole = score(*pooled(folds))
+            rows.append([dataset, method, metric, float(values.mean()), se, values.size, whole])
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def calibration_figures(records: pd.DataFrame, out) -> list:
-    """One reliability diagram per data set (``calibration_<data set>.png`` in ``out``), a curve
-    per method; the paths written."""
+def calibration_figures(predictions: dict, out) -> list:
+    """One reliability diagram per data set of :func:`cell_predictions` (``calibration_<data
+    set>.png`` in ``out``), a curve per method of its folds pooled; the paths written."""
     from pathlib import Path
 
     from repro.report.escape import file_stem
     from repro.report.figure_files import save_figure
 
     by_dataset: dict = {}
-    for (dataset, method), pair in pooled_predictions(records).items():
-        by_dataset.setdefault(dataset, {})[method] = pair
+    for (dataset, method), folds in predictions.items():
+        by_dataset.setdefault(dataset, {})[method] = pooled(folds)
     paths = []
     for dataset, curves in by_dataset.items():
         ax = reliability_diagram(curves)

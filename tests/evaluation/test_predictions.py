@@ -19,7 +19,7 @@ from repro.evaluation.predictions import (
 from repro.evaluation.records import artefact_frame, read_records
 from repro.evaluation.runner import evaluate, make_cell
 from repro.report.__main__ import main as report_main
-from repro.report.reliability import calibration_table
+from repro.report.reliability import calibration_table, cell_predictions
 
 
 def _run(tmp_path, **kwargs):
@@ -113,7 +113,7 @@ def _hand_made():
 
 
 def test_calibration_table_by_hand():
-    table = calibration_table(_hand_made()).set_index("metric")
+    table = calibration_table(cell_predictions(_hand_made())).set_index("metric")
     # Brier: fold 0 (.02 + .32)/2 = .17, fold 1 (1.28 + .5)/2 = .89; mean .53, SE .36
     assert table.loc["brier", "mean"] == pytest.approx(0.53)
     assert table.loc["brier", "se"] == pytest.approx(0.36)

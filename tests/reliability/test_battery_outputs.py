@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import ROOT, markdown_cells, run_module
+from conftest import ROOT, can_mount_read_only, markdown_cells, run_module
 
 from repro.evaluation import guarded
 from repro.evaluation.records import read_records
@@ -373,18 +373,7 @@ def test_report_all_on_a_full_disk_keeps_the_previous_dashboard(tmp_path, monkey
         assert after == before, name  # every file as it was, no temporary left
 
 
-def _can_mount_read_only() -> bool:
-    if shutil.which("unshare") is None:
-        return False
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        script = f"mount --bind {d} {d} && mount -o remount,bind,ro {d} {d}"
-        done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True)
-    return done.returncode == 0
-
-
-@pytest.mark.skipif(not _can_mount_read_only(), reason="no user namespace to mount read-only")
+@pytest.mark.skipif(not can_mount_read_only(), reason="no user namespace to mount read-only")
 def test_a_read_only_output_folder_is_one_line_and_keeps_its_files(tmp_path):
     """A real read-only mount (a user namespace): ``compare`` ends in one line, exit 1, and
     the folder's files stay as they were (before: a 52-line traceback)."""

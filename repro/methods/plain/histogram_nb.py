@@ -78,7 +78,16 @@ def _candidate_report(variables) -> dict:
     }
 
 
-class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
+class _ReportsCandidates:
+    """The ``fit`` of the MDL classifiers: the bound's effect added to ``fit_report_``."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.fit_report_.update(_candidate_report(self.variables_))
+        return self
+
+
+class MDLHistogramNaiveBayes(_ReportsCandidates, _HistogramNaiveBayes):
     """MDLh of elovaara2008 §4.1: per-class MDL-optimal histogram densities.
 
     For each class and numeric attribute, the histogram minimising the NML stochastic
@@ -164,13 +173,8 @@ class MDLHistogramNaiveBayes(_HistogramNaiveBayes):
             "mdl", self.max_bins, bool(self.cut_set_code), self.out_of_range, self.max_candidates
         )
 
-    def fit(self, X, y):
-        super().fit(X, y)
-        self.fit_report_.update(_candidate_report(self.variables_))
-        return self
 
-
-class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
+class MDLDiscretizedNaiveBayes(_ReportsCandidates, _HistogramNaiveBayes):
     """MDLg of elovaara2008 §4.1: MDL histograms of whole attributes as a discretization.
 
     Each numeric attribute is cut at the bins of the MDL-optimal histogram of all its training
@@ -227,11 +231,6 @@ class MDLDiscretizedNaiveBayes(_HistogramNaiveBayes):
             MDLPartition(self.max_bins, bool(self.cut_set_code), self.max_candidates),
             partial(_laplace, alpha=1.0),
         )
-
-    def fit(self, X, y):
-        super().fit(X, y)
-        self.fit_report_.update(_candidate_report(self.variables_))
-        return self
 
 
 class ShimazakiNaiveBayes(_HistogramNaiveBayes):

@@ -197,11 +197,8 @@ def check_bound(max_candidates) -> None:
     """``max_candidates`` is an integer ≥ 2, "auto" or None (else a ValueError naming it)."""
     if max_candidates is None or (isinstance(max_candidates, str) and max_candidates == "auto"):
         return
-    if isinstance(max_candidates, bool) or not isinstance(max_candidates, numbers.Integral):
-        ok = False
-    else:
-        ok = max_candidates >= 2
-    if not ok:
+    integer = isinstance(max_candidates, numbers.Integral) and not isinstance(max_candidates, bool)
+    if not integer or max_candidates < 2:
         raise ValueError(
             f"max_candidates must be an integer ≥ 2, 'auto' or None, got {max_candidates!r}"
         )
